@@ -1,0 +1,28 @@
+// The errors that cross module edges. Each maps to one tfjsi exit code, and each message names
+// what the user has to look at (a file, a weight, a node, an op) and what was expected.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace tfjsi {
+
+// A bad model or a bad input: exit code 1.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A wrong command line: exit code 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The backend asked for cannot start here: exit code 3.
+class BackendUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace tfjsi

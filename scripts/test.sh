@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds, and runs every test. This is the README's test command and
+# the only thing .ci/run calls.
+#   TFJSI_BUILD_DIR  build folder (default: build)
+#   TFJSI_SANITIZE=1 build with ASan+UBSan (in its own folder, default: build-asan)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+bash scripts/install-deps.sh
+
+corpus=$(bash tests/fetch-corpus.sh)
+reference=$(bash tests/reference/make-data.sh)
+
+sanitize=OFF
+build="${TFJSI_BUILD_DIR:-build}"
+if [ "${TFJSI_SANITIZE:-0}" = 1 ]; then
+  sanitize=ON
+  build="${TFJSI_BUILD_DIR:-build-asan}"
+fi
+
+cmake -S . -B "$build" -G Ninja -DTFJSI_SANITIZE=$sanitize \
+  -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" >/dev/null
+cmake --build "$build"
+
+# GUI and GL tests need a display; xvfb-run gives them one even where no X server runs.
+xvfb-run -a -s "-screen 0 1280x800x24" \
+  ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --timeout 900
