@@ -1,1 +1,70 @@
-int main() { return 0; }
+// tfjsi: the command line of tfjs-inspector. See DESIGN.md for the contract: commands, options,
+// JSON output and exit codes (0 ok, 1 bad model or input, 2 usage, 3 backend unavailable).
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "core/error.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: tfjsi COMMAND MODEL [options]
+
+commands:
+  info       MODEL [--json]                 what the bundle holds: signature, ops, weights
+  help                                      this text
+
+MODEL is a model.json file (any file name) or a folder holding model.json.
+exit codes: 0 ok, 1 bad model or input, 2 usage, 3 backend not available
+)";
+
+struct Command {
+  const char* name;
+  int (*run)(std::span<const std::string>);
+};
+
+constexpr Command kCommands[] = {
+    {"info", tfjsi::cli::info_command},
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> words(argv + 1, argv + argc);
+  if (words.empty()) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  const std::string cmd = words.front();
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    std::cout << kUsage;
+    return 0;
+  }
+  std::span<const std::string> rest(words.data() + 1, words.size() - 1);
+  try {
+    for (const auto& c : kCommands)
+      if (cmd == c.name) return c.run(rest);
+    throw tfjsi::UsageError("unknown command '" + cmd + "'");
+  } catch (const tfjsi::UsageError& e) {
+    std::cerr << "tfjsi: " << e.what() << "\n\n" << kUsage;
+    return 2;
+  } catch (const tfjsi::ModelError& e) {
+    std::cerr << "tfjsi: error: " << e.what() << '\n';
+    return 1;
+  } catch (const tfjsi::BackendUnavailable& e) {
+    std::cerr << "tfjsi: backend not available: " << e.what() << '\n';
+    return 3;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "tfjsi: error: out of memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    // Anything else is our bug; the contract has no code for it, so it reports as a failure to
+    // load, worded so that it is told apart from a message about the model.
+    std::cerr << "tfjsi: internal error: " << e.what() << '\n';
+    return 1;
+  }
+}

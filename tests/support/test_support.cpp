@@ -1,7 +1,6 @@
 #include "support/test_support.h"
 
 #include <QProcess>
-#include <QTemporaryDir>
 #include <random>
 #include <stdexcept>
 

@@ -1,0 +1,12 @@
+// The tfjsi commands. Each returns the process exit code; errors travel as exceptions and are
+// turned into exit codes by main().
+#pragma once
+
+#include <span>
+#include <string>
+
+namespace tfjsi::cli {
+
+int info_command(std::span<const std::string> argv);
+
+}  // namespace tfjsi::cli

@@ -1,0 +1,111 @@
+// tfjsi info MODEL [--json]
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "analysis/model_summary.h"
+#include "args.h"
+#include "commands.h"
+#include "core/error.h"
+#include "model_arg.h"
+
+namespace tfjsi::cli {
+namespace {
+
+constexpr OptionSpec kOptions[] = {{"json"}};
+
+std::string human_bytes(std::uint64_t b) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1);
+  if (b >= (1u << 20)) s << static_cast<double>(b) / (1 << 20) << " MiB";
+  else if (b >= (1u << 10)) s << static_cast<double>(b) / (1 << 10) << " KiB";
+  else s << b << " B";
+  return s.str();
+}
+
+std::string shape_text(const nlohmann::json& shape) {
+  if (shape.is_null()) return "<unknown rank>";
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    const auto d = shape[i].get<std::int64_t>();
+    s += d < 0 ? std::string("?") : std::to_string(d);
+  }
+  return s + "]";
+}
+
+void print_endpoints(std::ostream& o, const char* title, const nlohmann::json& list) {
+  o << title << " (" << list.size() << ")\n";
+  for (const auto& e : list) {
+    o << "  " << std::left << std::setw(28) << e["name"].get<std::string>() << ' '
+      << std::setw(8) << (e["dtype"].is_null() ? "?" : e["dtype"].get<std::string>()) << ' '
+      << shape_text(e["shape"]);
+    if (e["node"] != e["name"]) o << "  (node " << e["node"].get<std::string>() << ')';
+    o << '\n';
+  }
+}
+
+void print_text(std::ostream& o, const nlohmann::json& j) {
+  o << "Model    " << j["file"].get<std::string>() << '\n';
+  o << "Kind     " << j["kind"].get<std::string>();
+  if (!j["format"].get<std::string>().empty() && j["format"] != j["kind"])
+    o << " (format \"" << j["format"].get<std::string>() << "\")";
+  o << '\n';
+  const auto& p = j["producer"];
+  if (!p["generated_by"].get<std::string>().empty())
+    o << "Source   " << p["generated_by"].get<std::string>() << '\n';
+  if (!p["converted_by"].get<std::string>().empty())
+    o << "Converter " << p["converted_by"].get<std::string>() << '\n';
+  if (p.contains("keras_version"))
+    o << "Keras    " << p["keras_version"].get<std::string>() << " ("
+      << p["backend"].get<std::string>() << ")\n";
+  o << '\n';
+  print_endpoints(o, "Inputs", j["inputs"]);
+  print_endpoints(o, "Outputs", j["outputs"]);
+
+  o << "\nNodes    " << j["node_count"].get<std::size_t>();
+  if (j["function_count"].get<std::size_t>())
+    o << " (+ " << j["function_count"].get<std::size_t>() << " library functions)";
+  o << "\nOps      " << j["op_histogram"].size() << " kinds\n";
+  std::vector<std::pair<int, std::string>> ops;
+  for (const auto& [op, n] : j["op_histogram"].items()) ops.emplace_back(n.get<int>(), op);
+  std::sort(ops.begin(), ops.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  for (const auto& [n, op] : ops) o << "  " << std::setw(6) << std::right << n << "  " << op << '\n';
+
+  const auto& w = j["weights"];
+  o << "\nWeights  " << w["count"].get<std::size_t>() << ", "
+    << human_bytes(w["bytes_on_disk"].get<std::uint64_t>()) << " on disk, "
+    << human_bytes(w["bytes_decoded"].get<std::uint64_t>()) << " decoded\n";
+  for (const auto& [q, s] : w["by_quantization"].items())
+    o << "  " << std::left << std::setw(8) << q << ' ' << std::right << std::setw(6)
+      << s["count"].get<int>() << " weights  " << human_bytes(s["bytes_on_disk"].get<std::uint64_t>())
+      << " -> " << human_bytes(s["bytes_decoded"].get<std::uint64_t>()) << '\n';
+  o << "Shards   " << j["shards"].size() << '\n';
+  for (const auto& s : j["shards"])
+    o << "  " << s["path"].get<std::string>() << "  " << human_bytes(s["bytes"].get<std::uint64_t>())
+      << '\n';
+  if (!j["metadata"].empty()) {
+    o << "Metadata\n";
+    for (const auto& [k, v] : j["metadata"].items()) {
+      std::string text = v.dump();
+      if (text.size() > 100) text = text.substr(0, 97) + "...";
+      o << "  " << k << ": " << text << '\n';
+    }
+  }
+  for (const auto& warning : j["warnings"]) o << "Warning: " << warning.get<std::string>() << '\n';
+}
+
+}  // namespace
+
+int info_command(std::span<const std::string> argv) {
+  const Args args = Args::parse(argv, kOptions);
+  if (args.positional().size() != 1) throw UsageError("info takes one MODEL");
+  const LoadedModel m = load_model(args.positional()[0]);
+  nlohmann::json j = analysis::summarize_model(m.bundle, m.graph);
+  j["load_ms"] = m.load_ms;
+  if (args.flag("json")) std::cout << j.dump(2) << '\n';
+  else print_text(std::cout, j);
+  return 0;
+}
+
+}  // namespace tfjsi::cli

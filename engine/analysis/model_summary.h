@@ -1,0 +1,15 @@
+// What a model holds, in numbers: the content of `tfjsi info` and of the GUI's model page.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "graph/ir.h"
+#include "model/bundle.h"
+
+namespace tfjsi::analysis {
+
+// format, kind, producer, inputs and outputs, node count, op histogram, weights (count, bytes on
+// disk, bytes decoded, by dtype and by quantization), shards, metadata and load warnings.
+nlohmann::json summarize_model(const model::Bundle& bundle, const graph::Graph& graph);
+
+}  // namespace tfjsi::analysis

@@ -1,0 +1,19 @@
+// NumPy .npy files: the format tfjsi reads inputs from and writes outputs to.
+#pragma once
+
+#include <filesystem>
+
+#include "core/host_tensor.h"
+
+namespace tfjsi::io {
+
+// Reads a .npy file (format 1.0, 2.0 or 3.0, C order). Accepted element types: <f4, <f2 and <f8
+// (become float32), <i4, and <i8, |u1, |i1, <i2, <u2 (become int32; <i8 values must fit), |b1
+// (bool). Throws ModelError naming the file and what is wrong with it.
+HostTensor read_npy(const std::filesystem::path& file);
+
+// Writes `tensor` as NumPy format 1.0: <f4, <i4 or |b1. Throws std::runtime_error on I/O failure
+// and for string tensors.
+void write_npy(const std::filesystem::path& file, const HostTensor& tensor);
+
+}  // namespace tfjsi::io

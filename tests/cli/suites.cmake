@@ -1,0 +1,5 @@
+# Command-line tests: tfjsi as a user runs it.
+add_executable(info_model_test ${CMAKE_CURRENT_LIST_DIR}/info_model_test.cpp)
+target_link_libraries(info_model_test PRIVATE tfjsi_testsupport)
+add_dependencies(info_model_test tfjsi)
+tfjsi_add_model_tests(info info_model_test ${TFJSI_CORPUS_MODELS} ${TFJSI_LAYERS_MODELS})
