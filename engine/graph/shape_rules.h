@@ -1,0 +1,91 @@
+// Static shape rules, one small function per op (family), shared by the shape_rules_*.cpp files
+// and the driver in shape_inference.cpp. Private to engine/graph.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "graph/ir.h"
+
+namespace tfjsi::graph::detail {
+
+// A small tensor whose value inference knows: constants, shapes of fully known tensors and what
+// little integer arithmetic models do on them before a Reshape. Doubles hold int32 and float32
+// values exactly.
+struct KnownValue {
+  DType dtype = DType::Int32;
+  std::vector<std::int64_t> shape;
+  std::vector<double> v;
+};
+// Values with more elements than this are not tracked.
+inline constexpr std::size_t kMaxKnownElements = 4096;
+
+class InferContext {
+ public:
+  InferContext(const Node& node, std::vector<TensorInfo> in, std::vector<const KnownValue*> values,
+               std::vector<bool> inferred)
+      : node(node),
+        in_(std::move(in)),
+        values_(std::move(values)),
+        inferred_(std::move(inferred)) {}
+
+  const Node& node;
+  std::vector<TensorInfo> out;
+  std::vector<std::optional<KnownValue>> out_values;
+
+  std::size_t num_inputs() const { return in_.size(); }
+  // Input i's info; unknown for a missing input or one not inferred yet (a loop back edge).
+  const TensorInfo& in(std::size_t i) const;
+  const PartialShape& shape(std::size_t i) const { return in(i).shape; }
+  const KnownValue* value(std::size_t i) const { return i < values_.size() ? values_[i] : nullptr; }
+  // False for an input whose producer has not been inferred yet (a loop back edge, first pass).
+  bool inferred(std::size_t i) const { return i < inferred_.size() && inferred_[i]; }
+  // Input i's known value as integers (flattened); nullopt when unknown or not integral.
+  std::optional<std::vector<std::int64_t>> ints(std::size_t i) const;
+  std::optional<std::int64_t> scalar(std::size_t i) const;
+
+  // Tolerant attribute readers: a missing or oddly typed attribute gives the fallback, because
+  // static inference never rejects a model (the runtime does, with a better message).
+  std::optional<DType> type_attr(std::string_view key) const;
+  std::int64_t int_attr(std::string_view key, std::int64_t fallback) const;
+  bool bool_attr(std::string_view key, bool fallback) const;
+  std::string string_attr(std::string_view key, std::string fallback) const;  // upper-cased
+  std::vector<std::int64_t> ints_attr(std::string_view key) const;
+  std::optional<PartialShape> shape_attr(std::string_view key) const;
+  // The usual element type: attribute T, else input 0's dtype.
+  std::optional<DType> t() const;
+
+  void set(std::size_t k, std::optional<DType> dtype, PartialShape shape);
+  void set_value(std::size_t k, KnownValue v);
+
+ private:
+  std::vector<TensorInfo> in_;
+  std::vector<const KnownValue*> values_;
+  std::vector<bool> inferred_;
+};
+
+using ShapeRule = void (*)(InferContext&);
+using RuleTable = std::unordered_map<std::string_view, ShapeRule>;
+
+void add_elementwise_rules(RuleTable& table);
+void add_nn_rules(RuleTable& table);
+void add_array_rules(RuleTable& table);
+void add_reduction_rules(RuleTable& table);
+void add_control_rules(RuleTable& table);
+
+// The whole table, built once.
+const RuleTable& shape_rules();
+
+// NumPy broadcasting of two partial shapes; an impossible pair gives -1 there (only recorded).
+PartialShape broadcast_shapes(const PartialShape& a, const PartialShape& b);
+// The most specific shape both fit: equal dims stay, others become -1; rank mismatch: unknown.
+PartialShape generalize(const PartialShape& a, const PartialShape& b);
+// Unknown rank -> every dim -1 at `rank`, when the rank is known from elsewhere.
+PartialShape with_rank(const PartialShape& s, int rank);
+// A fully known shape's value as an int32 KnownValue, or nullopt.
+std::optional<KnownValue> known_from_tensor(const HostTensor& t);
+
+}  // namespace tfjsi::graph::detail

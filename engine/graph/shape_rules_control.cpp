@@ -1,0 +1,148 @@
+// Sources (Placeholder, Const), control flow (Switch, Merge, NoOp, While/If), TensorArray and
+// TensorList ops. Handles of arrays and lists are scalars without a tensor dtype.
+#include "graph/shape_rules.h"
+
+namespace tfjsi::graph::detail {
+namespace {
+
+void placeholder(InferContext& c) {
+  auto dtype = c.type_attr("dtype");
+  auto shape = c.shape_attr("shape");
+  if (c.node.op == "PlaceholderWithDefault") {
+    if (!dtype) dtype = c.in(0).dtype;
+    if (!shape) shape = c.shape(0);
+  }
+  c.set(0, dtype, shape.value_or(PartialShape::unknown()));
+}
+
+void constant(InferContext& c) {
+  if (c.node.value) {
+    c.set(0, c.node.value->dtype, PartialShape::of(c.node.value->shape));
+    if (auto k = known_from_tensor(*c.node.value)) c.set_value(0, std::move(*k));
+    return;
+  }
+  c.set(0, c.type_attr("dtype"), PartialShape::unknown());
+}
+
+void switch_op(InferContext& c) {
+  c.set(0, c.t(), c.shape(0));
+  c.set(1, c.t(), c.shape(0));
+}
+
+// The value of whichever input arrives: the generalization of every input seen so far.
+void merge(InferContext& c) {
+  std::optional<DType> dtype = c.type_attr("T");
+  std::optional<PartialShape> shape;
+  for (std::size_t i = 0; i < c.num_inputs(); ++i) {
+    if (!c.inferred(i)) continue;
+    if (!dtype) dtype = c.in(i).dtype;
+    shape = shape ? generalize(*shape, c.shape(i)) : c.shape(i);
+  }
+  c.set(0, dtype, shape.value_or(PartialShape::unknown()));
+  c.set(1, DType::Int32, PartialShape::of({}));
+}
+
+void no_outputs(InferContext& c) {
+  c.out.clear();
+}
+
+// While/If and function calls: one output per listed type, shapes unknown.
+void typed_list_outputs(InferContext& c) {
+  const char* key = c.node.op.ends_with("While") ? "T" : "Tout";
+  const AttrValue* a = c.node.attr(key);
+  const auto* types = a ? std::get_if<std::vector<TypeAttr>>(a) : nullptr;
+  if (!types) return;
+  for (std::size_t k = 0; k < types->size(); ++k)
+    c.set(k, (*types)[k].dtype(), PartialShape::unknown());
+}
+
+void handle_only(InferContext& c) {
+  c.set(0, std::nullopt, PartialShape::of({}));
+}
+
+void tensor_array(InferContext& c) {
+  c.set(0, std::nullopt, PartialShape::of({}));    // handle
+  c.set(1, DType::Float32, PartialShape::of({}));  // flow
+}
+
+void flow_out(InferContext& c) {
+  c.set(0, DType::Float32, PartialShape::of({}));
+}
+
+void tensor_array_size(InferContext& c) {
+  c.set(0, DType::Int32, PartialShape::of({}));
+}
+
+void tensor_array_read(InferContext& c) {
+  c.set(0, c.type_attr("dtype"), PartialShape::unknown());
+}
+
+void tensor_array_gather(InferContext& c) {
+  // TensorArrayGatherV3(handle, indices, flow_in; dtype, element_shape)
+  const PartialShape idx = c.shape(1);
+  const auto elem = c.shape_attr("element_shape");
+  PartialShape out = PartialShape::unknown();
+  if (elem && elem->rank_known) {
+    out = PartialShape::of({idx.rank_known && idx.dims.size() == 1 ? idx.dims[0] : -1});
+    out.dims.insert(out.dims.end(), elem->dims.begin(), elem->dims.end());
+  }
+  c.set(0, c.type_attr("dtype"), out);
+}
+
+// The element shape input of TensorList ops: a known vector (-1 entries unknown) or a scalar -1
+// meaning unknown rank.
+PartialShape element_shape(const InferContext& c, std::size_t i) {
+  const auto v = c.ints(i);
+  if (!v || c.value(i)->shape.empty()) return PartialShape::unknown();
+  PartialShape s = PartialShape::of(*v);
+  for (auto& d : s.dims)
+    if (d < -1) d = -1;
+  return s;
+}
+
+void tensor_list_get(InferContext& c) {
+  // TensorListGetItem(handle, index, element_shape; element_dtype)
+  c.set(0, c.type_attr("element_dtype"), element_shape(c, 2));
+}
+
+void tensor_list_stack(InferContext& c) {
+  // TensorListStack(handle, element_shape; element_dtype, num_elements)
+  const PartialShape elem = element_shape(c, 1);
+  PartialShape out = PartialShape::unknown();
+  if (elem.rank_known) {
+    out = PartialShape::of({c.int_attr("num_elements", -1)});
+    out.dims.insert(out.dims.end(), elem.dims.begin(), elem.dims.end());
+  }
+  c.set(0, c.type_attr("element_dtype"), out);
+}
+
+}  // namespace
+
+void add_control_rules(RuleTable& t) {
+  t["Placeholder"] = placeholder;
+  t["PlaceholderWithDefault"] = placeholder;
+  t["Const"] = constant;
+  t["Switch"] = switch_op;
+  t["RefSwitch"] = switch_op;
+  t["Merge"] = merge;
+  t["NoOp"] = no_outputs;
+  for (std::string_view op : {"While", "StatelessWhile", "If", "StatelessIf", "PartitionedCall",
+                              "StatefulPartitionedCall"})
+    t[op] = typed_list_outputs;
+  t["TensorArrayV3"] = tensor_array;
+  t["TensorArrayWriteV3"] = flow_out;
+  t["TensorArrayScatterV3"] = flow_out;
+  t["TensorArraySplitV3"] = flow_out;
+  t["TensorArraySizeV3"] = tensor_array_size;
+  t["TensorArrayReadV3"] = tensor_array_read;
+  t["TensorArrayGatherV3"] = tensor_array_gather;
+  t["TensorListFromTensor"] = handle_only;
+  t["TensorListReserve"] = handle_only;
+  t["TensorListSetItem"] = handle_only;
+  t["EmptyTensorList"] = handle_only;
+  t["TensorListPushBack"] = handle_only;
+  t["TensorListGetItem"] = tensor_list_get;
+  t["TensorListStack"] = tensor_list_stack;
+}
+
+}  // namespace tfjsi::graph::detail

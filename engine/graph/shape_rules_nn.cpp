@@ -1,0 +1,245 @@
+// Convolutions, pooling, matrix products, resizing, space/depth/batch shuffles, TopK, NMS.
+#include <algorithm>
+
+#include "graph/shape_rules.h"
+
+namespace tfjsi::graph::detail {
+namespace {
+
+struct Layout {
+  bool nchw = false;
+  int h() const { return nchw ? 2 : 1; }
+  int w() const { return nchw ? 3 : 2; }
+  int ch() const { return nchw ? 1 : 3; }
+};
+
+Layout layout_of(const InferContext& c) {
+  return {c.string_attr("data_format", "NHWC") == "NCHW"};
+}
+
+// One spatial output size. -1 when something it needs is unknown.
+std::int64_t window_out(std::int64_t in, std::int64_t k, std::int64_t stride, std::int64_t dilation,
+                        const std::string& padding, std::int64_t pad_before,
+                        std::int64_t pad_after) {
+  if (in < 0 || stride <= 0) return -1;
+  if (padding == "SAME") return (in + stride - 1) / stride;
+  if (k < 0) return -1;
+  const std::int64_t eff = (k - 1) * std::max<std::int64_t>(dilation, 1) + 1;
+  const std::int64_t span = padding == "EXPLICIT" ? in + pad_before + pad_after : in;
+  if (padding != "VALID" && padding != "EXPLICIT") return -1;
+  if (span < eff) return 0;
+  return (span - eff) / stride + 1;
+}
+
+std::int64_t at(const std::vector<std::int64_t>& v, int i, std::int64_t fallback) {
+  return i >= 0 && static_cast<std::size_t>(i) < v.size() ? v[static_cast<std::size_t>(i)]
+                                                          : fallback;
+}
+
+// Conv2D-like and pooling ops: `kernel` gives the window (kh, kw), `channels` the output depth.
+void windowed(InferContext& c, std::int64_t kh, std::int64_t kw, std::int64_t channels) {
+  const Layout l = layout_of(c);
+  const PartialShape x = with_rank(c.shape(0), 4);
+  if (!x.rank_known || x.dims.size() != 4) {
+    c.set(0, c.t(), PartialShape::unknown());
+    return;
+  }
+  const auto strides = c.ints_attr("strides");
+  const auto dilations = c.ints_attr("dilations");
+  const auto padding = c.string_attr("padding", "VALID");
+  const auto explicit_pads = c.ints_attr("explicit_paddings");
+  std::vector<std::int64_t> out(4, -1);
+  out[0] = x.dims[0];
+  out[static_cast<std::size_t>(l.ch())] = channels;
+  out[static_cast<std::size_t>(l.h())] = window_out(
+      x.dims[static_cast<std::size_t>(l.h())], kh, at(strides, l.h(), 1), at(dilations, l.h(), 1),
+      padding, at(explicit_pads, 2 * l.h(), 0), at(explicit_pads, 2 * l.h() + 1, 0));
+  out[static_cast<std::size_t>(l.w())] = window_out(
+      x.dims[static_cast<std::size_t>(l.w())], kw, at(strides, l.w(), 1), at(dilations, l.w(), 1),
+      padding, at(explicit_pads, 2 * l.w(), 0), at(explicit_pads, 2 * l.w() + 1, 0));
+  c.set(0, c.t(), PartialShape::of(std::move(out)));
+}
+
+void conv2d(InferContext& c) {
+  const PartialShape f = with_rank(c.shape(1), 4);  // [kh, kw, in, out]
+  const bool ok = f.rank_known && f.dims.size() == 4;
+  windowed(c, ok ? f.dims[0] : -1, ok ? f.dims[1] : -1, ok ? f.dims[3] : -1);
+}
+
+void depthwise(InferContext& c) {
+  const PartialShape f = with_rank(c.shape(1), 4);  // [kh, kw, in, multiplier]
+  const bool ok = f.rank_known && f.dims.size() == 4;
+  std::int64_t channels = -1;
+  if (ok && f.dims[2] >= 0 && f.dims[3] >= 0) channels = f.dims[2] * f.dims[3];
+  windowed(c, ok ? f.dims[0] : -1, ok ? f.dims[1] : -1, channels);
+}
+
+void pool(InferContext& c) {
+  const Layout l = layout_of(c);
+  const auto ksize = c.ints_attr("ksize");
+  const PartialShape x = with_rank(c.shape(0), 4);
+  const std::int64_t ch =
+      x.rank_known && x.dims.size() == 4 ? x.dims[static_cast<std::size_t>(l.ch())] : -1;
+  windowed(c, at(ksize, l.h(), -1), at(ksize, l.w(), -1), ch);
+}
+
+void conv2d_backprop_input(InferContext& c) {
+  // Inputs: input_sizes, filter, out_backprop. The result is what input_sizes says.
+  if (auto sizes = c.ints(0); sizes && sizes->size() == 4) {
+    c.set(0, c.t(), PartialShape::of(*sizes));
+    return;
+  }
+  const Layout l = layout_of(c);
+  std::vector<std::int64_t> out(4, -1);
+  const PartialShape dy = c.shape(2);
+  if (dy.rank_known && dy.dims.size() == 4) out[0] = dy.dims[0];
+  const PartialShape f = c.shape(1);
+  if (f.rank_known && f.dims.size() == 4) out[static_cast<std::size_t>(l.ch())] = f.dims[2];
+  c.set(0, c.t(), PartialShape::of(std::move(out)));
+}
+
+void matmul(InferContext& c) {
+  const bool ta = c.bool_attr("transpose_a", false);
+  const bool tb = c.bool_attr("transpose_b", false);
+  const PartialShape a = with_rank(c.shape(0), 2), b = with_rank(c.shape(1), 2);
+  std::int64_t m = -1, n = -1;
+  if (a.rank_known && a.dims.size() == 2) m = a.dims[ta ? 1 : 0];
+  if (b.rank_known && b.dims.size() == 2) n = b.dims[tb ? 0 : 1];
+  c.set(0, c.t(), PartialShape::of({m, n}));
+}
+
+void batch_matmul(InferContext& c) {
+  const bool ax = c.bool_attr("adj_x", false);
+  const bool ay = c.bool_attr("adj_y", false);
+  const PartialShape a = c.shape(0), b = c.shape(1);
+  if (!a.rank_known || !b.rank_known || a.dims.size() < 2 || b.dims.size() < 2) {
+    c.set(0, c.t(), PartialShape::unknown());
+    return;
+  }
+  const auto batch = broadcast_shapes(PartialShape::of({a.dims.begin(), a.dims.end() - 2}),
+                                      PartialShape::of({b.dims.begin(), b.dims.end() - 2}));
+  std::vector<std::int64_t> out = batch.dims;
+  const std::size_t ra = a.dims.size(), rb = b.dims.size();
+  out.push_back(ax ? a.dims[ra - 1] : a.dims[ra - 2]);
+  out.push_back(ay ? b.dims[rb - 2] : b.dims[rb - 1]);
+  c.set(0, c.t(), PartialShape::of(std::move(out)));
+}
+
+void resize(InferContext& c) {
+  const PartialShape x = with_rank(c.shape(0), 4);
+  std::vector<std::int64_t> out(4, -1);
+  if (x.rank_known && x.dims.size() == 4) {
+    out[0] = x.dims[0];
+    out[3] = x.dims[3];
+  }
+  if (auto size = c.ints(1); size && size->size() == 2) {
+    out[1] = (*size)[0];
+    out[2] = (*size)[1];
+  }
+  c.set(0, c.t(), PartialShape::of(std::move(out)));
+}
+
+void depth_to_space(InferContext& c) {
+  const Layout l = layout_of(c);
+  const std::int64_t bs = c.int_attr("block_size", -1);
+  const bool to_space = c.node.op == "DepthToSpace";
+  const PartialShape x = with_rank(c.shape(0), 4);
+  std::vector<std::int64_t> out(4, -1);
+  if (x.rank_known && x.dims.size() == 4 && bs > 0) {
+    out = x.dims;
+    auto scale = [&](int i, bool up) {
+      auto& d = out[static_cast<std::size_t>(i)];
+      if (d >= 0) d = up ? d * bs : d / bs;
+    };
+    scale(l.h(), to_space);
+    scale(l.w(), to_space);
+    auto& ch = out[static_cast<std::size_t>(l.ch())];
+    if (ch >= 0) ch = to_space ? ch / (bs * bs) : ch * bs * bs;
+  }
+  c.set(0, c.t(), PartialShape::of(std::move(out)));
+}
+
+// SpaceToBatchND(input, block_shape, paddings) and BatchToSpaceND(input, block_shape, crops).
+void space_batch(InferContext& c) {
+  const bool to_batch = c.node.op == "SpaceToBatchND";
+  const PartialShape x = c.shape(0);
+  const auto block = c.ints(1);
+  const auto pads = c.ints(2);
+  if (!x.rank_known || !block) {
+    c.set(0, c.t(), with_rank(PartialShape::unknown(), x.rank()));
+    return;
+  }
+  const std::size_t m = block->size();
+  std::vector<std::int64_t> out = x.dims;
+  if (out.size() < m + 1 || (pads && pads->size() != 2 * m)) {
+    c.set(0, c.t(), PartialShape::unknown());
+    return;
+  }
+  std::int64_t prod = 1;
+  for (auto b : *block) prod *= b;
+  if (prod <= 0) {
+    c.set(0, c.t(), PartialShape::unknown());
+    return;
+  }
+  if (out[0] >= 0) out[0] = to_batch ? out[0] * prod : out[0] / prod;
+  for (std::size_t i = 0; i < m; ++i) {
+    auto& d = out[i + 1];
+    if (d < 0 || !pads) {
+      d = -1;
+      continue;
+    }
+    const std::int64_t extra = (*pads)[2 * i] + (*pads)[2 * i + 1];
+    d = to_batch ? (d + extra) / (*block)[i] : d * (*block)[i] - extra;
+  }
+  c.set(0, c.t(), PartialShape::of(std::move(out)));
+}
+
+void top_k(InferContext& c) {
+  PartialShape s = c.shape(0);
+  if (s.rank_known && !s.dims.empty()) s.dims.back() = c.scalar(1).value_or(-1);
+  c.set(0, c.t(), s);
+  c.set(1, DType::Int32, s);
+}
+
+void nms(InferContext& c) {
+  // Inputs: boxes, scores, max_output_size, iou_threshold, score_threshold[, soft_nms_sigma].
+  std::int64_t n = -1;
+  if (c.bool_attr("pad_to_max_output_size", false)) n = c.scalar(2).value_or(-1);
+  c.set(0, DType::Int32, PartialShape::of({n}));
+  const std::string_view op = c.node.op;
+  if (op == "NonMaxSuppressionV4") c.set(1, DType::Int32, PartialShape::of({}));
+  if (op == "NonMaxSuppressionV5") {
+    c.set(1, DType::Float32, PartialShape::of({n}));
+    c.set(2, DType::Int32, PartialShape::of({}));
+  }
+}
+
+}  // namespace
+
+void add_nn_rules(RuleTable& t) {
+  t["Conv2D"] = conv2d;
+  t["_FusedConv2D"] = conv2d;
+  t["DepthwiseConv2dNative"] = depthwise;
+  t["DepthwiseConv2D"] = depthwise;
+  t["FusedDepthwiseConv2dNative"] = depthwise;
+  t["MaxPool"] = pool;
+  t["AvgPool"] = pool;
+  t["Conv2DBackpropInput"] = conv2d_backprop_input;
+  t["MatMul"] = matmul;
+  t["_FusedMatMul"] = matmul;
+  t["BatchMatMul"] = batch_matmul;
+  t["BatchMatMulV2"] = batch_matmul;
+  t["ResizeBilinear"] = resize;
+  t["ResizeNearestNeighbor"] = resize;
+  t["DepthToSpace"] = depth_to_space;
+  t["SpaceToDepth"] = depth_to_space;
+  t["SpaceToBatchND"] = space_batch;
+  t["BatchToSpaceND"] = space_batch;
+  t["TopKV2"] = top_k;
+  t["NonMaxSuppressionV2"] = nms;
+  t["NonMaxSuppressionV3"] = nms;
+  t["NonMaxSuppressionV4"] = nms;
+  t["NonMaxSuppressionV5"] = nms;
+}
+
+}  // namespace tfjsi::graph::detail

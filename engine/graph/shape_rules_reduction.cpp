@@ -1,0 +1,64 @@
+// Reductions over constant axes (Sum, Mean, Max, ...) with keep_dims, and ArgMax/ArgMin.
+#include <algorithm>
+
+#include "graph/shape_rules.h"
+
+namespace tfjsi::graph::detail {
+namespace {
+
+PartialShape reduced(const PartialShape& in, const std::optional<std::vector<std::int64_t>>& axes,
+                     bool keep_dims) {
+  if (!in.rank_known) return PartialShape::unknown();
+  if (!axes)
+    return keep_dims ? with_rank(PartialShape::unknown(), in.rank()) : PartialShape::unknown();
+  const auto rank = static_cast<std::int64_t>(in.dims.size());
+  std::vector<bool> drop(in.dims.size(), false);
+  for (auto a : *axes) {
+    const std::int64_t ax = a < 0 ? a + rank : a;
+    if (ax < 0 || ax >= rank) return PartialShape::unknown();
+    drop[static_cast<std::size_t>(ax)] = true;
+  }
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < in.dims.size(); ++i) {
+    if (!drop[i])
+      out.push_back(in.dims[i]);
+    else if (keep_dims)
+      out.push_back(1);
+  }
+  return PartialShape::of(std::move(out));
+}
+
+void reduce(InferContext& c) {
+  const bool keep = c.bool_attr("keep_dims", false);
+  c.set(0, c.node.op == "All" || c.node.op == "Any" ? std::optional(DType::Bool) : c.t(),
+        reduced(c.shape(0), c.ints(1), keep));
+  // Prod of a known shape vector: the element count some models compute before a Reshape.
+  const KnownValue* v = c.value(0);
+  if (c.node.op == "Prod" && v && v->shape.size() == 1 && c.ints(1) && !keep) {
+    double p = 1;
+    for (double d : v->v) p *= d;
+    if (p < 2147483647.0) c.set_value(0, KnownValue{v->dtype, {}, {p}});
+  }
+}
+
+void arg_reduce(InferContext& c) {
+  auto dtype = c.type_attr("output_type");
+  if (!dtype) dtype = DType::Int32;  // TF's default int64, narrowed
+  const auto axis = c.scalar(1);
+  c.set(0, dtype,
+        reduced(c.shape(0), axis ? std::optional(std::vector<std::int64_t>{*axis}) : std::nullopt,
+                false));
+  if (!axis && c.shape(0).rank_known && c.shape(0).rank() > 0)
+    c.out[0].shape = with_rank(PartialShape::unknown(), c.shape(0).rank() - 1);
+}
+
+}  // namespace
+
+void add_reduction_rules(RuleTable& t) {
+  for (std::string_view op : {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm"})
+    t[op] = reduce;
+  t["ArgMax"] = arg_reduce;
+  t["ArgMin"] = arg_reduce;
+}
+
+}  // namespace tfjsi::graph::detail
