@@ -1,0 +1,142 @@
+#include "backends/cpu/fused_activation.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "backends/cpu/nn_util.h"
+
+namespace tfjsi::cpu {
+
+void Epilogue::apply(float* out, std::int64_t c0, std::int64_t n) const {
+  if (bias)
+    for (std::int64_t i = 0; i < n; ++i) out[i] += bias[c0 + i];
+  switch (act) {
+    case Activation::None:
+      break;
+    case Activation::Relu:
+      for (std::int64_t i = 0; i < n; ++i) out[i] = relu(out[i]);
+      break;
+    case Activation::Relu6:
+      for (std::int64_t i = 0; i < n; ++i) out[i] = relu6(out[i]);
+      break;
+    case Activation::Elu:
+      for (std::int64_t i = 0; i < n; ++i) out[i] = elu(out[i]);
+      break;
+    case Activation::LeakyRelu:
+      for (std::int64_t i = 0; i < n; ++i) out[i] = leaky_relu(out[i], leaky_alpha);
+      break;
+    case Activation::Prelu:
+      for (std::int64_t i = 0; i < n; ++i) out[i] = leaky_relu(out[i], alpha[c0 + i]);
+      break;
+    case Activation::Sigmoid:
+      for (std::int64_t i = 0; i < n; ++i) out[i] = sigmoid(out[i]);
+      break;
+  }
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+FusedOps::FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_shape) {
+  const graph::Node& node = ctx.node;
+  const std::vector<std::string> ops = nn::string_list_attr(node, "fused_ops");
+  const std::int64_t num_args =
+      nn::int_attr(node, "num_args", static_cast<std::int64_t>(ctx.inputs.size()) - 2);
+  if (num_args < 0 || static_cast<std::size_t>(num_args) + 2 != ctx.inputs.size())
+    nn::fail(node, "num_args is " + std::to_string(num_args) + " but the node has " +
+                       std::to_string(ctx.inputs.size()) + " inputs");
+  // TF.js reads fused_ops as [extra op, activation]; it supports BiasAdd and no FusedBatchNorm.
+  if (ops.size() > 2) nn::fail(node, "fused_ops lists more than two ops");
+  if (ops.empty()) {
+    if (num_args != 0) nn::fail(node, "extra inputs given but fused_ops is empty");
+    return;
+  }
+  if (lower(ops[0]) == "fusedbatchnorm")
+    nn::fail(node, "fused FusedBatchNorm is not supported (TF.js does not support it either)");
+  if (lower(ops[0]) != "biasadd")
+    nn::fail(node, "fused op '" + ops[0] + "' is not supported (expected BiasAdd first)");
+  const std::string act = ops.size() > 1 ? lower(ops[1]) : "";
+  if (act.empty())
+    act_ = Activation::None;
+  else if (act == "relu")
+    act_ = Activation::Relu;
+  else if (act == "relu6")
+    act_ = Activation::Relu6;
+  else if (act == "elu")
+    act_ = Activation::Elu;
+  else if (act == "leakyrelu")
+    act_ = Activation::LeakyRelu;
+  else if (act == "prelu")
+    act_ = Activation::Prelu;
+  else if (act == "sigmoid")
+    act_ = Activation::Sigmoid;
+  else
+    nn::fail(node, "fused activation '" + ops[1] + "' is not supported");
+  const std::int64_t want_args = act_ == Activation::Prelu ? 2 : 1;
+  if (num_args != want_args)
+    nn::fail(node, "fused BiasAdd" + std::string(act_ == Activation::Prelu ? " and Prelu" : "") +
+                       " needs " + std::to_string(want_args) + " extra inputs, got " +
+                       std::to_string(num_args));
+  leaky_alpha_ = nn::float_attr(node, "leakyrelu_alpha", 0.2f);
+
+  const std::int64_t channels = out_shape.empty() ? 1 : out_shape.back();
+  auto read = [&](std::size_t input, const char* what) {
+    const HostTensor& t = nn::float_input(ctx, input, -1, what);
+    std::vector<float> v = nn::broadcast_period(node, t, out_shape, what);
+    if (v.size() == 1 && channels > 1) v.assign(static_cast<std::size_t>(channels), v[0]);
+    if (static_cast<std::int64_t>(v.size()) != channels) per_channel_ = false;
+    return v;
+  };
+  bias_ = read(2, "bias");
+  if (act_ == Activation::Prelu) alpha_ = read(3, "prelu alpha");
+}
+
+Epilogue FusedOps::epilogue() const {
+  Epilogue e;
+  e.bias = bias_.empty() ? nullptr : bias_.data();
+  e.act = act_;
+  e.alpha = alpha_.empty() ? nullptr : alpha_.data();
+  e.leaky_alpha = leaky_alpha_;
+  return e;
+}
+
+void FusedOps::apply_all(std::span<float> out) const {
+  const std::size_t nb = bias_.size(), na = alpha_.size();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    float v = out[i];
+    if (nb) v += bias_[i % nb];
+    switch (act_) {
+      case Activation::None:
+        break;
+      case Activation::Relu:
+        v = relu(v);
+        break;
+      case Activation::Relu6:
+        v = relu6(v);
+        break;
+      case Activation::Elu:
+        v = elu(v);
+        break;
+      case Activation::LeakyRelu:
+        v = leaky_relu(v, leaky_alpha_);
+        break;
+      case Activation::Prelu:
+        v = leaky_relu(v, alpha_[i % na]);
+        break;
+      case Activation::Sigmoid:
+        v = sigmoid(v);
+        break;
+    }
+    out[i] = v;
+  }
+}
+
+}  // namespace tfjsi::cpu

@@ -1,0 +1,67 @@
+// Activations as TF.js's cpu backend computes them, and the bias + activation step that fused
+// nodes (_FusedConv2D, FusedDepthwiseConv2dNative, _FusedMatMul) run after their main op.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "backends/cpu/kernel.h"
+
+namespace tfjsi::cpu {
+
+enum class Activation { None, Relu, Relu6, Elu, LeakyRelu, Prelu, Sigmoid };
+
+// NaN passes through Relu and Relu6, as in TF.js.
+inline float relu(float x) {
+  return x < 0.f ? 0.f : x;
+}
+inline float relu6(float x) {
+  return x < 0.f ? 0.f : (x > 6.f ? 6.f : x);
+}
+inline float elu(float x) {
+  return x >= 0.f ? x : std::exp(x) - 1.f;
+}
+inline float leaky_relu(float x, float alpha) {
+  return x < 0.f ? alpha * x : x;
+}
+inline float sigmoid(float x) {
+  return 1.f / (1.f + std::exp(-x));
+}
+
+// Bias and activation applied to rows of output channels. Pointers are per channel (size C).
+struct Epilogue {
+  const float* bias = nullptr;
+  Activation act = Activation::None;
+  const float* alpha = nullptr;  // Prelu
+  float leaky_alpha = 0.2f;
+
+  bool empty() const { return !bias && act == Activation::None; }
+  // out[0..n) holds channels [c0, c0 + n) of one output position.
+  void apply(float* out, std::int64_t c0, std::int64_t n) const;
+};
+
+// The extra work of a fused node, read from fused_ops, num_args and the inputs after the first
+// two. Bias and Prelu alpha are kept as broadcast periods over the output (see broadcast_period).
+class FusedOps {
+ public:
+  // Reads the node; the output shape is needed to check and expand the broadcasts.
+  FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_shape);
+
+  // True when bias and alpha are per output channel (or absent), so the main op can apply them
+  // while its output is still in cache.
+  bool per_channel() const { return per_channel_; }
+  // The per-channel epilogue; valid while this object lives and per_channel() holds.
+  Epilogue epilogue() const;
+  // Applies bias and activation to a whole output (the path for other broadcasts).
+  void apply_all(std::span<float> out) const;
+
+ private:
+  std::vector<float> bias_, alpha_;
+  Activation act_ = Activation::None;
+  float leaky_alpha_ = 0.2f;
+  bool per_channel_ = true;
+};
+
+}  // namespace tfjsi::cpu

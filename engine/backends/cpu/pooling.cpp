@@ -1,0 +1,96 @@
+// MaxPool and AvgPool over NHWC windows. As in TF and TF.js, padded positions take no part: the
+// average divides by the number of input elements inside the window, and the maximum skips NaN.
+#include <algorithm>
+#include <limits>
+
+#include "backends/cpu/nn_util.h"
+#include "backends/cpu/parallel.h"
+#include "backends/cpu/simd.h"
+#include "backends/cpu/window.h"
+
+namespace tfjsi::cpu {
+
+namespace {
+
+enum class Pool { Max, Avg };
+
+// One output row (batch n, output row oy).
+TFJSI_HOT_CLONES
+void pool_row(Pool kind, const Window& g, std::int64_t C, const float* x, float* out,
+              std::int64_t n, std::int64_t oy) {
+  const std::int64_t y0 = oy * g.stride_h - g.pad_top;
+  const std::int64_t ya = std::max<std::int64_t>(0, y0), yb = std::min(g.in_h, y0 + g.k_h);
+  float* orow = out + (n * g.out_h + oy) * g.out_w * C;
+  for (std::int64_t ox = 0; ox < g.out_w; ++ox) {
+    const std::int64_t x0 = ox * g.stride_w - g.pad_left;
+    const std::int64_t xa = std::max<std::int64_t>(0, x0), xb = std::min(g.in_w, x0 + g.k_w);
+    float* o = orow + ox * C;
+    const std::int64_t count =
+        std::max<std::int64_t>(0, yb - ya) * std::max<std::int64_t>(0, xb - xa);
+    const float init = kind == Pool::Max ? -std::numeric_limits<float>::infinity() : 0.f;
+    const float scale = 1.f / static_cast<float>(count);
+    std::int64_t c = 0;
+    for (; c + kF32x8 <= C; c += kF32x8) {
+      f32x8 acc, v;
+      vbroadcast(acc, init);
+      for (std::int64_t iy = ya; iy < yb; ++iy)
+        for (std::int64_t ix = xa; ix < xb; ++ix) {
+          vload(v, x + ((n * g.in_h + iy) * g.in_w + ix) * C + c);
+          if (kind == Pool::Max)
+            acc = v > acc ? v : acc;  // a NaN never compares greater: skipped, like TF.js
+          else
+            acc += v;
+        }
+      if (kind == Pool::Avg) acc *= scale;
+      vstore(o + c, acc);
+    }
+    for (; c < C; ++c) {
+      float acc = init;
+      for (std::int64_t iy = ya; iy < yb; ++iy)
+        for (std::int64_t ix = xa; ix < xb; ++ix) {
+          const float v = x[((n * g.in_h + iy) * g.in_w + ix) * C + c];
+          if (kind == Pool::Max)
+            acc = v > acc ? v : acc;
+          else
+            acc += v;
+        }
+      o[c] = kind == Pool::Avg ? acc * scale : acc;
+    }
+  }
+}
+
+std::vector<HostTensor> pool(const KernelContext& ctx, Pool kind) {
+  const graph::Node& node = ctx.node;
+  nn::expect_inputs(ctx, 1, 1);
+  const HostTensor& x = nn::float_input(ctx, 0, 4, "input");
+  nn::expect_nhwc(node);
+  const std::vector<std::int64_t> ksize = nn::int_list_attr(node, "ksize");
+  if (ksize.size() != 4 || ksize[0] != 1 || ksize[3] != 1)
+    nn::fail(node, "ksize must be [1, h, w, 1]");
+  if (nn::string_attr(node, "padding", "VALID") == "EXPLICIT")
+    nn::fail(node, "EXPLICIT padding is not supported for pooling (nor by TF.js)");
+  const Window g =
+      make_window(node, x.shape[0], x.shape[1], x.shape[2], ksize[1], ksize[2], nullptr);
+  const std::int64_t C = x.shape[3];
+  HostTensor out = nn::new_output(node, {g.batch, g.out_h, g.out_w, C});
+  const float* xp = x.values<float>().data();
+  float* op = out.mutable_values<float>().data();
+  parallel_for(ctx.pool, static_cast<std::size_t>(g.batch * g.out_h), [&](std::size_t row) {
+    pool_row(kind, g, C, xp, op, static_cast<std::int64_t>(row) / g.out_h,
+             static_cast<std::int64_t>(row) % g.out_h);
+  });
+  std::vector<HostTensor> result;
+  result.push_back(std::move(out));
+  return result;
+}
+
+}  // namespace
+
+std::vector<HostTensor> kernel_max_pool(const KernelContext& ctx) {
+  return pool(ctx, Pool::Max);
+}
+std::vector<HostTensor> kernel_avg_pool(const KernelContext& ctx) {
+  return pool(ctx, Pool::Avg);
+}
+
+}  // namespace tfjsi::cpu
