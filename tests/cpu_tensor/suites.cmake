@@ -1,0 +1,6 @@
+# engine/backends/cpu tensor ops: elementwise, reductions, shape, gather and selection kernels.
+tfjsi_add_suite(cpu_tensor_elementwise ${CMAKE_CURRENT_LIST_DIR}/elementwise_test.cpp)
+tfjsi_add_suite(cpu_tensor_reduce_shape ${CMAKE_CURRENT_LIST_DIR}/reduce_shape_test.cpp)
+tfjsi_add_suite(cpu_tensor_selection ${CMAKE_CURRENT_LIST_DIR}/selection_test.cpp)
+set_target_properties(cpu_tensor_elementwise cpu_tensor_reduce_shape cpu_tensor_selection
+                      PROPERTIES AUTOMOC ON)
