@@ -1,0 +1,81 @@
+#include "backends/cpu/cpu_backend.h"
+
+#include "core/error.h"
+
+namespace tfjsi::cpu {
+
+std::size_t CpuData::bytes() const {
+  std::size_t n = buffer_ ? buffer_->size() : 0;
+  if (strings_)
+    for (const auto& s : *strings_) n += s.size();
+  return n;
+}
+
+void CpuBackend::override_kernel(std::string op, Kernel fn) {
+  if (fn)
+    overrides_[std::move(op)] = fn;
+  else
+    overrides_.erase(op);
+}
+
+Kernel CpuBackend::kernel_for(std::string_view op) const {
+  if (auto it = overrides_.find(op); it != overrides_.end()) return it->second;
+  return find_kernel(op);
+}
+
+bool CpuBackend::supports(const graph::Node& node) const {
+  return kernel_for(node.op) != nullptr;
+}
+
+std::shared_ptr<runtime::BackendData> CpuBackend::upload(const HostTensor& host) {
+  return std::make_shared<CpuData>(host.buffer, host.strings);
+}
+
+HostTensor CpuBackend::download(const runtime::TensorView& tensor) {
+  const auto* d = dynamic_cast<const CpuData*>(tensor.data.get());
+  if (!d) throw std::logic_error("cpu backend: data of another backend");
+  HostTensor t;
+  t.dtype = tensor.dtype;
+  t.shape = tensor.shape;
+  t.buffer = d->buffer();
+  t.strings = d->strings();
+  return t;
+}
+
+std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
+                                                 std::span<const runtime::TensorView> inputs,
+                                                 const runtime::RunContext& ctx) {
+  const Kernel fn = kernel_for(node.op);
+  if (!fn)
+    throw ModelError("node '" + node.name + "' (" + node.op + "): no cpu kernel for this op");
+  std::vector<HostTensor> host;
+  host.reserve(inputs.size());
+  for (const auto& in : inputs) host.push_back(download(in));
+  std::vector<HostTensor> out = fn(KernelContext{node, host, ctx.pool});
+
+  std::vector<runtime::TensorView> views;
+  views.reserve(out.size());
+  for (auto& o : out) {
+    if (!o.buffer) o.buffer = Buffer::allocate(0);
+    const auto n = checked_num_elements(o.shape);
+    if (!n || o.buffer->size() < static_cast<std::size_t>(*n) * element_size(o.dtype))
+      throw std::logic_error("cpu kernel " + node.op + " (node '" + node.name +
+                             "') returned a buffer smaller than its shape " +
+                             shape_to_string(o.shape));
+    // An output over an input's storage keeps that input's data object, so the Engine counts the
+    // buffer once.
+    std::shared_ptr<runtime::BackendData> data;
+    for (const auto& in : inputs) {
+      const auto* d = static_cast<const CpuData*>(in.data.get());
+      if (d->buffer() == o.buffer && d->strings() == o.strings) {
+        data = in.data;
+        break;
+      }
+    }
+    if (!data) data = std::make_shared<CpuData>(o.buffer, o.strings);
+    views.push_back({std::move(data), o.dtype, std::move(o.shape)});
+  }
+  return views;
+}
+
+}  // namespace tfjsi::cpu

@@ -1,0 +1,83 @@
+// What a backend (cpu, xnnpack, gl) is to the engine: it says whether it can start and which
+// nodes it runs, holds tensor data in its own form, moves host data in and out, and runs a node.
+// It knows nothing of other backends: moving data between them is the Engine's job.
+#pragma once
+
+#include <pthreadpool.h>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/host_tensor.h"
+#include "graph/ir.h"
+#include "runtime/flags.h"
+
+namespace tfjsi::runtime {
+
+// One tensor's data as one backend holds it (a host buffer, a GL texture, ...). The Engine counts
+// each live BackendData once, however many tensors share it.
+class BackendData {
+ public:
+  virtual ~BackendData() = default;
+  // Memory it holds on its backend, for memory().
+  virtual std::size_t bytes() const = 0;
+};
+
+// A tensor as a backend sees it: its data on that backend plus the tensor's dtype and shape (a
+// reshape shares data under another shape).
+struct TensorView {
+  std::shared_ptr<BackendData> data;
+  DType dtype = DType::Float32;
+  Shape shape;
+};
+
+struct Availability {
+  bool available = false;
+  std::string reason;  // why not, when not available ("no OpenGL 4.3 context: ...")
+};
+
+// What the executor passes to every kernel call.
+struct RunContext {
+  pthreadpool_t pool = nullptr;  // the Engine's thread pool
+  const Flags& flags;
+};
+
+// Memory a backend holds beyond tensor data (compiled programs, packed weights, caches).
+struct BackendMemory {
+  std::size_t bytes = 0;
+  std::string details;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual std::string_view name() const = 0;
+  // Higher is preferred by auto-selection (gl 300 > xnnpack 200 > cpu 100).
+  virtual int priority() const = 0;
+  // Whether the backend can run here; may start it on first call (create a context).
+  virtual Availability availability() = 0;
+  // Adds the backend's flags (and sets its detected, read-only ones). Called once at registration.
+  virtual void declare_flags(Flags& /*flags*/) {}
+
+  // Whether this backend has a kernel for the node (op, attributes, dtypes as far as known).
+  virtual bool supports(const graph::Node& node) const = 0;
+
+  // Host data in and out. upload() may share the host buffer instead of copying (cpu does).
+  virtual std::shared_ptr<BackendData> upload(const HostTensor& host) = 0;
+  virtual HostTensor download(const TensorView& tensor) = 0;
+
+  // Runs one node. Inputs are on this backend. Returns one view per node output; an output may
+  // reuse an input's `data` pointer when it only changes the view (the Engine then shares it).
+  // Throws ModelError naming the node for inputs the op cannot take.
+  virtual std::vector<TensorView> run(const graph::Node& node, std::span<const TensorView> inputs,
+                                      const RunContext& ctx) = 0;
+
+  virtual BackendMemory memory() const { return {}; }
+};
+
+}  // namespace tfjsi::runtime

@@ -1,0 +1,312 @@
+#include "runtime/engine.h"
+
+#include <algorithm>
+#include <iostream>
+#include <stdexcept>
+#include <thread>
+
+#include "backends/cpu/cpu_backend.h"
+#include "core/error.h"
+
+namespace tfjsi::runtime {
+
+std::string_view to_string(Precision p) {
+  return p == Precision::Fp16 ? "fp16" : "fp32";
+}
+
+// ---- Tensor handle: forwards to its engine ----
+bool Tensor::alive() const {
+  return engine_ && engine_->alive(*this);
+}
+const Shape& Tensor::shape() const {
+  return engine_->shape(*this);
+}
+DType Tensor::dtype() const {
+  return engine_->dtype(*this);
+}
+HostTensor Tensor::read() const {
+  return engine_->read(*this);
+}
+void Tensor::dispose() const {
+  if (engine_) engine_->dispose(*this);
+}
+
+Engine::Engine() {
+  flags_.define("prod", false, "skip NaN checks and input validation");
+  flags_.define("debug", false, "log every kernel (op, node, shapes, time, bytes) to stderr");
+  flags_.define("threads", std::int64_t{0}, "threads of the kernel thread pool; 0 = one per core");
+  auto cpu = std::make_unique<cpu::CpuBackend>();
+  cpu_ = cpu.get();
+  add_backend(std::move(cpu));
+}
+
+Engine::~Engine() {
+  if (pool_) pthreadpool_destroy(pool_);
+}
+
+// ---- backends ----
+
+void Engine::add_backend(std::unique_ptr<Backend> backend) {
+  if (find_backend(backend->name()))
+    throw std::logic_error("backend '" + std::string(backend->name()) + "' registered twice");
+  backend->declare_flags(flags_);
+  backends_.push_back(std::move(backend));
+}
+
+std::vector<BackendInfo> Engine::backends() {
+  std::vector<BackendInfo> out;
+  for (auto& b : backends_)
+    out.push_back({std::string(b->name()), b->priority(), b->availability()});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.priority > b.priority; });
+  return out;
+}
+
+Backend* Engine::find_backend(std::string_view name) {
+  for (auto& b : backends_)
+    if (b->name() == name) return b.get();
+  return nullptr;
+}
+
+cpu::CpuBackend& Engine::cpu() {
+  return *cpu_;
+}
+
+void Engine::set_backend(std::string_view name) {
+  if (name == "auto") {
+    Backend* best = nullptr;
+    for (auto& b : backends_)
+      if ((!best || b->priority() > best->priority()) && b->availability().available)
+        best = b.get();
+    active_ = best ? best : cpu_;
+    return;
+  }
+  Backend* b = find_backend(name);
+  if (!b) {
+    std::string known;
+    for (auto& k : backends_) known += (known.empty() ? "" : ", ") + std::string(k->name());
+    throw UsageError("unknown backend '" + std::string(name) + "' (backends: auto, " + known + ")");
+  }
+  const Availability a = b->availability();
+  if (!a.available)
+    throw BackendUnavailable("backend '" + std::string(name) + "' is not available: " + a.reason);
+  active_ = b;
+}
+
+Backend& Engine::backend() {
+  if (!active_) set_backend("auto");
+  return *active_;
+}
+
+// ---- flags, threads, log ----
+
+std::size_t Engine::threads() {
+  const std::int64_t want = flags_.get_int("threads");
+  if (want > 0) return static_cast<std::size_t>(want);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+pthreadpool_t Engine::pool() {
+  const std::size_t n = threads();
+  if (!pool_ || pool_threads_ != n) {
+    if (pool_) pthreadpool_destroy(pool_);
+    pool_ = pthreadpool_create(n);
+    pool_threads_ = n;
+  }
+  return pool_;
+}
+
+void Engine::log(std::string_view line) {
+  if (log_sink_)
+    log_sink_(line);
+  else
+    std::cerr << line << '\n';
+}
+
+// ---- tensors ----
+
+const Engine::TensorRecord& Engine::record(const Tensor& t) const {
+  if (t.engine_ != this) throw std::logic_error("tensor handle of another engine");
+  auto it = tensors_.find(t.id_);
+  if (it == tensors_.end())
+    throw std::logic_error("tensor " + std::to_string(t.id_) + " is disposed");
+  return it->second;
+}
+
+Tensor Engine::new_tensor(DType dtype, Shape shape, std::uint64_t data, std::string creator) {
+  const TensorId id = next_tensor_++;
+  tensors_.emplace(id, TensorRecord{dtype, std::move(shape), data, std::move(creator)});
+  ++data_.at(data).refs;
+  if (!scopes_.empty()) scopes_.back().push_back(id);
+  return Tensor(this, id);
+}
+
+void Engine::add_copy(DataRecord& d, Backend& backend, std::shared_ptr<BackendData> data) {
+  const std::size_t bytes = data->bytes();
+  d.copies.push_back({&backend, std::move(data), bytes});
+  live_bytes_ += bytes;
+  peak_bytes_ = std::max(peak_bytes_, live_bytes_);
+}
+
+std::uint64_t Engine::new_data(Backend& backend, std::shared_ptr<BackendData> data) {
+  const std::uint64_t id = next_data_++;
+  data_by_ptr_[data.get()] = id;
+  add_copy(data_[id], backend, std::move(data));
+  return id;
+}
+
+void Engine::release_data(std::uint64_t id) {
+  auto it = data_.find(id);
+  if (--it->second.refs > 0) return;
+  for (auto& c : it->second.copies) {
+    live_bytes_ -= c.bytes;
+    data_by_ptr_.erase(c.data.get());
+  }
+  data_.erase(it);
+}
+
+Tensor Engine::make_tensor(const HostTensor& host, std::string creator) {
+  return adopt(*cpu_, TensorView{cpu_->upload(host), host.dtype, host.shape}, std::move(creator));
+}
+
+Tensor Engine::adopt(Backend& backend, const TensorView& view, std::string creator) {
+  if (!view.data)
+    throw std::logic_error("backend " + std::string(backend.name()) + " gave no data");
+  std::uint64_t data;
+  if (auto it = data_by_ptr_.find(view.data.get()); it != data_by_ptr_.end())
+    data = it->second;
+  else
+    data = new_data(backend, view.data);
+  return new_tensor(view.dtype, view.shape, data, std::move(creator));
+}
+
+Tensor Engine::clone(const Tensor& t, std::string creator) {
+  const TensorRecord& r = record(t);
+  return new_tensor(r.dtype, r.shape, r.data, std::move(creator));
+}
+
+TensorView Engine::view_on(const Tensor& t, Backend& backend) {
+  const TensorRecord& r = record(t);
+  DataRecord& d = data_.at(r.data);
+  for (const auto& c : d.copies)
+    if (c.backend == &backend) return {c.data, r.dtype, r.shape};
+  // Not there yet: go through the host, from the first copy (usually the only one).
+  const Copy& from = d.copies.front();
+  HostTensor host = from.backend->download({from.data, r.dtype, r.shape});
+  auto data = backend.upload(host);
+  data_by_ptr_[data.get()] = r.data;
+  add_copy(d, backend, data);
+  return {std::move(data), r.dtype, r.shape};
+}
+
+HostTensor Engine::read(const Tensor& t) {
+  const TensorRecord& r = record(t);
+  const DataRecord& d = data_.at(r.data);
+  const Copy* from = &d.copies.front();
+  for (const auto& c : d.copies)
+    if (c.backend == cpu_) from = &c;
+  return from->backend->download({from->data, r.dtype, r.shape});
+}
+
+void Engine::dispose(const Tensor& t) {
+  if (t.engine_ != this) return;
+  auto it = tensors_.find(t.id_);
+  if (it == tensors_.end()) return;
+  const std::uint64_t data = it->second.data;
+  tensors_.erase(it);
+  release_data(data);
+}
+
+bool Engine::alive(const Tensor& t) const {
+  return t.engine_ == this && tensors_.count(t.id_);
+}
+const Shape& Engine::shape(const Tensor& t) const {
+  return record(t).shape;
+}
+DType Engine::dtype(const Tensor& t) const {
+  return record(t).dtype;
+}
+
+std::size_t Engine::bytes(const Tensor& t) const {
+  std::size_t n = 0;
+  for (const auto& c : data_.at(record(t).data).copies) n = std::max(n, c.bytes);
+  return n;
+}
+
+// ---- scopes ----
+
+void Engine::start_scope() {
+  scopes_.emplace_back();
+}
+
+void Engine::end_scope(std::span<const Tensor> keep) {
+  if (scopes_.empty()) throw std::logic_error("end_scope() without start_scope()");
+  std::vector<TensorId> made = std::move(scopes_.back());
+  scopes_.pop_back();
+  for (TensorId id : made) {
+    auto it = tensors_.find(id);
+    if (it == tensors_.end() || it->second.kept) continue;
+    const bool returned =
+        std::any_of(keep.begin(), keep.end(), [&](const Tensor& k) { return k.id_ == id; });
+    if (returned) {
+      if (!scopes_.empty()) scopes_.back().push_back(id);
+      continue;
+    }
+    dispose(Tensor(this, id));
+  }
+}
+
+void Engine::keep(const Tensor& t) {
+  auto it = tensors_.find(t.id_);
+  if (t.engine_ == this && it != tensors_.end()) it->second.kept = true;
+}
+
+// ---- accounting ----
+
+MemoryInfo Engine::memory() {
+  MemoryInfo info;
+  info.total.num_tensors = tensors_.size();
+  info.total.num_data_buffers = data_.size();
+  info.total.num_bytes = live_bytes_;
+  std::map<const Backend*, std::size_t> slot;
+  for (auto& b : backends_) {
+    slot[b.get()] = info.backends.size();
+    info.backends.push_back({std::string(b->name()), {}, b->memory()});
+  }
+  std::unordered_map<std::uint64_t, std::size_t> refs_by_data;
+  for (const auto& [id, r] : tensors_) ++refs_by_data[r.data];
+  for (const auto& [id, d] : data_) {
+    for (const auto& c : d.copies) {
+      MemoryUse& u = info.backends[slot.at(c.backend)].use;
+      ++u.num_data_buffers;
+      u.num_bytes += c.bytes;
+      u.num_tensors += refs_by_data[id];
+    }
+  }
+  return info;
+}
+
+std::vector<LiveTensor> Engine::live_tensors() const {
+  std::vector<LiveTensor> out;
+  out.reserve(tensors_.size());
+  for (const auto& [id, r] : tensors_) {
+    LiveTensor l{id, r.dtype, r.shape, r.creator, {}};
+    for (const auto& c : data_.at(r.data).copies) l.backends.emplace_back(c.backend->name());
+    out.push_back(std::move(l));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return out;
+}
+
+// ---- observers ----
+
+void Engine::add_observer(Observer* o) {
+  if (std::find(observers_.begin(), observers_.end(), o) == observers_.end())
+    observers_.push_back(o);
+}
+
+void Engine::remove_observer(Observer* o) {
+  std::erase(observers_, o);
+}
+
+}  // namespace tfjsi::runtime

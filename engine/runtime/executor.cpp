@@ -1,0 +1,605 @@
+#include "runtime/executor.h"
+
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+#include "core/error.h"
+#include "runtime/debug_log.h"
+#include "runtime/executor_ops.h"
+
+namespace tfjsi::runtime {
+namespace {
+
+// A loop that has not ended after this many iterations is taken for a bad model, not waited on.
+constexpr int kMaxIterations = 10'000'000;
+// Function bodies calling functions, deeper than this, are taken for recursion.
+constexpr int kMaxFunctionDepth = 64;
+
+[[noreturn]] void fail(const graph::Node& node, const std::string& what) {
+  throw ModelError("node '" + node.name + "' (" + node.op + "): " + what);
+}
+
+void dispose_value(std::optional<Value>& v) {
+  if (v && v->is_tensor()) v->tensor.dispose();
+  v.reset();
+}
+
+}  // namespace
+
+// Runs one graph (the model, or a function body of it): its weights, its plans, and the runners
+// of the functions its nodes call.
+class GraphRunner {
+ public:
+  GraphRunner(Engine& engine, const graph::Graph& graph, int depth);
+  ~GraphRunner();
+
+  // Takes ownership of `feeds` (one per graph input, in order) and returns the values of
+  // `outputs`, owned by the caller. Everything else the run made is disposed.
+  std::vector<Value> run(std::vector<Value> feeds, const std::vector<graph::TensorRef>& outputs);
+  const Plan& plan(const std::vector<graph::TensorRef>& outputs);
+
+  Engine& engine;
+  const graph::Graph& graph;
+  std::vector<Tensor> weights;  // by node index; alive for Const nodes
+  std::map<std::string, std::unique_ptr<GraphRunner>, std::less<>> functions;
+
+ private:
+  std::map<std::string, Plan> plans_;
+};
+
+namespace {
+
+// One run of a plan: values by (node, context), contexts for TF1 frames and iterations.
+class Run {
+ public:
+  Run(GraphRunner& r, const Plan& plan, std::vector<Value> feeds)
+      : r_(r), e_(r.engine), g_(r.graph), plan_(plan), fed_(g_.nodes.size()) {
+    ctxs_.push_back({-1, "", 0});
+    for (std::size_t k = 0; k < feeds.size(); ++k)
+      fed_[g_.inputs[k].ref.node] = std::move(feeds[k]);
+    if (e_.flags().get_bool("debug")) debug_.emplace();
+  }
+
+  ~Run() {
+    for (auto& [key, slot] : slots_)
+      for (auto& v : slot.outs) dispose_value(v);
+    for (auto& v : fed_) dispose_value(v);
+  }
+
+  std::vector<Value> execute() {
+    if (plan_.dynamic)
+      execute_dynamic();
+    else
+      for (int i : plan_.order) execute_node(i, 0);
+    std::vector<Value> out;
+    for (const auto& ref : plan_.outputs) {
+      std::optional<Value>* v = lookup(ref.node, ref.output, 0, nullptr);
+      if (!v || !*v)
+        throw ModelError("output '" + g_.nodes[ref.node].name + ":" + std::to_string(ref.output) +
+                         "' was not computed (it lies on a branch or loop body that did not run)");
+      Value copy = **v;
+      if (copy.is_tensor()) copy.tensor = e_.clone(copy.tensor, g_.nodes[ref.node].name);
+      out.push_back(std::move(copy));
+    }
+    return out;
+  }
+
+ private:
+  struct Context {
+    int parent;
+    std::string frame;
+    int iteration;
+  };
+  struct Slot {
+    std::vector<std::optional<Value>> outs;
+    std::vector<int> remaining;  // consumers in the same context still to come
+  };
+
+  int intern(int parent, const std::string& frame, int iteration) {
+    auto key = std::make_tuple(parent, frame, iteration);
+    auto [it, added] = ctx_index_.emplace(key, static_cast<int>(ctxs_.size()));
+    if (added) ctxs_.push_back({parent, frame, iteration});
+    return it->second;
+  }
+
+  // The value of node:output as seen from context `ctx`: its own, else its enclosing frames'
+  // (loop invariants and values from outside the loop). nullptr when the node has not run there;
+  // a pointer to nullopt when that output is dead.
+  std::optional<Value>* lookup(int node, int output, int ctx, int* found) {
+    for (int c = ctx; c >= 0; c = ctxs_[c].parent) {
+      auto it = slots_.find({node, c});
+      if (it == slots_.end()) continue;
+      if (found) *found = c;
+      auto& outs = it->second.outs;
+      if (output >= static_cast<int>(outs.size()))
+        fail(g_.nodes[node], "has " + std::to_string(outs.size()) + " outputs, output " +
+                                 std::to_string(output) + " was asked for");
+      return &outs[output];
+    }
+    return nullptr;
+  }
+
+  bool live(const graph::TensorRef& ref, int ctx) {
+    auto* v = lookup(ref.node, ref.output, ctx, nullptr);
+    return v && v->has_value();
+  }
+
+  // A control input is satisfied once its node ran (in a visible context) and is not dead.
+  bool done(int node, int ctx) {
+    for (int c = ctx; c >= 0; c = ctxs_[c].parent) {
+      auto it = slots_.find({node, c});
+      if (it == slots_.end()) continue;
+      const auto& outs = it->second.outs;
+      if (outs.empty()) return true;
+      for (const auto& v : outs)
+        if (v) return true;
+      return false;
+    }
+    return false;
+  }
+
+  bool ready(int node, int ctx) {
+    const graph::Node& n = g_.nodes[node];
+    if (n.op == "Merge") {
+      for (const auto& in : n.inputs)
+        if (live(in, ctx)) return true;
+      return false;
+    }
+    for (const auto& in : n.inputs)
+      if (!live(in, ctx)) return false;
+    for (int c : n.control_inputs)
+      if (!done(c, ctx)) return false;
+    return true;
+  }
+
+  void schedule(int node, int ctx) {
+    const std::pair<int, int> key{node, ctx};
+    if (added_.count(key) || !ready(node, ctx)) return;
+    added_.insert(key);
+    stack_.push_back(key);
+  }
+
+  void schedule_consumers(int node, int ctx) {
+    const auto& consumers = plan_.nodes[node].consumers;
+    for (auto it = consumers.rbegin(); it != consumers.rend(); ++it) schedule(*it, ctx);
+  }
+
+  void execute_dynamic() {
+    for (auto it = plan_.order.rbegin(); it != plan_.order.rend(); ++it) {
+      const graph::Node& n = g_.nodes[*it];
+      if (n.inputs.empty() && n.control_inputs.empty()) {
+        stack_.push_back({*it, 0});
+        added_.insert({*it, 0});
+      }
+    }
+    while (!stack_.empty()) {
+      const auto [node, ctx] = stack_.back();
+      stack_.pop_back();
+      // Consumers become ready in the context the node's outputs went to.
+      schedule_consumers(node, execute_node(node, ctx));
+    }
+  }
+
+  // A loop invariant (a constant Enter) is visible in every iteration of its frame, so its
+  // consumers are due in each iteration that exists now and in each one made later.
+  void invariant_ran(int enter, int parent, const std::string& frame) {
+    invariants_[{parent, frame}].push_back(enter);
+    for (int c = 1; c < static_cast<int>(ctxs_.size()); ++c)
+      if (ctxs_[c].parent == parent && ctxs_[c].frame == frame) schedule_consumers(enter, c);
+  }
+
+  void iteration_started(int ctx) {
+    auto it = invariants_.find({ctxs_[ctx].parent, ctxs_[ctx].frame});
+    if (it == invariants_.end()) return;
+    for (int enter : it->second) schedule_consumers(enter, ctx);
+  }
+
+  // Runs node `i` in context `ctx`; returns the context its consumers run in.
+  int execute_node(int i, int ctx) {
+    const graph::Node& node = g_.nodes[i];
+    const PlanNode& pn = plan_.nodes[i];
+
+    // Inputs, as seen from ctx. Merge takes its first live input.
+    std::vector<const Value*> in;
+    std::vector<int> in_ctx;
+    int merge_index = -1;
+    for (int k = 0; k < static_cast<int>(node.inputs.size()); ++k) {
+      const auto& ref = node.inputs[k];
+      int found = -1;
+      std::optional<Value>* v = lookup(ref.node, ref.output, ctx, &found);
+      if (!v || !*v) {
+        if (node.op == "Merge") continue;
+        fail(node, "input " + std::to_string(k) + " ('" + g_.nodes[ref.node].name + ":" +
+                       std::to_string(ref.output) + "') has no value");
+      }
+      if (node.op == "Merge" && merge_index >= 0) continue;
+      if (node.op == "Merge") merge_index = k;
+      in.push_back(&**v);
+      in_ctx.push_back(found);
+    }
+
+    // Where the outputs are stored, and where consumers run.
+    int store = ctx, next = ctx, new_iteration = -1;
+    bool invariant = false;
+    if (node.op == "Enter") {
+      next = intern(ctx, node.attr_or<std::string>("frame_name", node.name), 0);
+      invariant = node.attr_or<bool>("is_constant", false);
+      if (!invariant) store = next;
+    } else if (node.op == "Exit") {
+      if (ctx == 0) fail(node, "Exit outside of any loop frame");
+      store = next = ctxs_[ctx].parent;
+    } else if (node.op == "NextIteration") {
+      if (ctx == 0) fail(node, "NextIteration outside of any loop frame");
+      const Context& c = ctxs_[ctx];
+      if (c.iteration + 1 >= kMaxIterations)
+        fail(node, "loop '" + c.frame + "' ran " + std::to_string(kMaxIterations) +
+                       " iterations without ending");
+      const std::size_t known = ctxs_.size();
+      store = next = intern(c.parent, c.frame, c.iteration + 1);
+      if (ctxs_.size() > known) new_iteration = next;
+    }
+
+    std::vector<Tensor> in_tensors;
+    for (const Value* v : in) in_tensors.push_back(v->is_tensor() ? v->tensor : Tensor());
+    const bool observed =
+        node.op != "Const" && node.op != "NoOp" && !fed_[i] && node.op != "Placeholder";
+    std::vector<Tensor> out_tensors;
+    KernelEvent event{e_, node, pn.backend ? pn.backend->name() : "executor", in_tensors,
+                      out_tensors};
+    if (observed)
+      for (Observer* o : e_.observers()) o->before_kernel(event);
+
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::optional<Value>> outs = compute(i, in, merge_index);
+    event.ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+    if (observed) {
+      for (const auto& v : outs) out_tensors.push_back(v && v->is_tensor() ? v->tensor : Tensor());
+      for (Observer* o : e_.observers()) o->after_kernel(event);
+      if (debug_) debug_->after_kernel(event);
+      for (std::size_t k = 0; k < outs.size(); ++k)
+        if (outs[k] && outs[k]->is_tensor()) outs[k]->tensor = out_tensors[k];
+    }
+
+    // Store, then drop what no one will read.
+    Slot& slot = slots_[{i, store}];
+    slot.outs = std::move(outs);
+    slot.remaining = pn.uses;
+    slot.remaining.resize(std::max(slot.remaining.size(), slot.outs.size()), 0);
+    if (slot.outs.size() < pn.uses.size()) slot.outs.resize(pn.uses.size());
+    for (std::size_t k = 0; k < slot.outs.size(); ++k)
+      if (slot.remaining[k] == 0) dispose_value(slot.outs[k]);
+
+    // This node has read its inputs: the ones made in this same context lose a consumer.
+    for (std::size_t k = 0, used = 0; k < node.inputs.size() && used < in.size(); ++k) {
+      const auto& ref = node.inputs[k];
+      if (node.op == "Merge" && static_cast<int>(k) != merge_index) continue;
+      if (in_ctx[used++] != ctx) continue;
+      Slot& src = slots_.at({ref.node, ctx});
+      if (--src.remaining[ref.output] == 0) dispose_value(src.outs[ref.output]);
+    }
+    if (plan_.dynamic) {
+      if (invariant) invariant_ran(i, ctx, ctxs_[next].frame);
+      if (new_iteration >= 0) iteration_started(new_iteration);
+    }
+    return next;
+  }
+
+  std::vector<std::optional<Value>> compute(int i, std::span<const Value* const> in,
+                                            int merge_index) {
+    const graph::Node& node = g_.nodes[i];
+    const PlanNode& pn = plan_.nodes[i];
+    if (fed_[i]) {
+      Value v = *fed_[i];
+      if (v.is_tensor()) v.tensor = e_.clone(v.tensor, node.name);
+      return {std::move(v)};
+    }
+    if (node.op == "Const") return {Value{e_.clone(r_.weights[i], node.name), {}, {}}};
+    if (node.op == "Placeholder") fail(node, "is a Placeholder that was not fed");
+    if (node.op == "PlaceholderWithDefault" || node.op == "Merge") {
+      if (in.empty()) fail(node, "has no input");
+      Value v = *in[0];
+      if (v.is_tensor()) v.tensor = e_.clone(v.tensor, node.name);
+      if (node.op == "PlaceholderWithDefault") return {std::move(v)};
+      HostTensor index = HostTensor::zeros(DType::Int32, {});
+      index.mutable_values<std::int32_t>()[0] = merge_index;
+      return {std::move(v), Value{e_.make_tensor(index, node.name), {}, {}}};
+    }
+    if (is_functional_control_flow(node.op)) return call_function(node, in);
+    if (pn.executor_op) return run_executor_op(e_, node, in);
+
+    // A backend kernel.
+    Backend& b = *pn.backend;
+    std::vector<TensorView> views;
+    views.reserve(in.size());
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      if (!in[k]->is_tensor())
+        fail(node, "input " + std::to_string(k) + " is a " + in[k]->kind() +
+                       ", which a kernel cannot take");
+      views.push_back(e_.view_on(in[k]->tensor, b));
+    }
+    std::vector<TensorView> result = b.run(node, views, RunContext{e_.pool(), e_.flags()});
+    std::vector<std::optional<Value>> outs;
+    outs.reserve(result.size());
+    for (const auto& v : result) outs.push_back(Value{e_.adopt(b, v, node.name), {}, {}});
+    return outs;
+  }
+
+  // TF2 While and If: the bodies are graphs of their own, run by their own runners.
+  std::vector<std::optional<Value>> call_function(const graph::Node& node,
+                                                  std::span<const Value* const> in) {
+    auto clone_all = [&](std::span<const Value* const> vs) {
+      std::vector<Value> out;
+      for (const Value* v : vs) {
+        Value c = *v;
+        if (c.is_tensor()) c.tensor = e_.clone(c.tensor, node.name);
+        out.push_back(std::move(c));
+      }
+      return out;
+    };
+    auto runner = [&](std::string_view key) -> GraphRunner& {
+      return *r_.functions.at(node.attr_as<graph::FuncAttr>(key).name);
+    };
+    auto all_outputs = [](GraphRunner& f) {
+      std::vector<graph::TensorRef> refs;
+      for (const auto& o : f.graph.outputs) refs.push_back(o.ref);
+      return refs;
+    };
+    std::vector<std::optional<Value>> result;
+    if (node.op == "If" || node.op == "StatelessIf") {
+      if (in.empty()) fail(node, "has no condition input");
+      const bool pred = truth_of(e_, node, *in[0], "the condition (input 0)");
+      GraphRunner& f = runner(pred ? "then_branch" : "else_branch");
+      for (auto& v : f.run(clone_all(in.subspan(1)), all_outputs(f)))
+        result.emplace_back(std::move(v));
+      return result;
+    }
+    GraphRunner& cond = runner("cond");
+    GraphRunner& body = runner("body");
+    std::vector<Value> vars = clone_all(in);
+    try {
+      for (int iteration = 0;; ++iteration) {
+        if (iteration >= kMaxIterations)
+          fail(node, "ran " + std::to_string(kMaxIterations) + " iterations without ending");
+        std::vector<const Value*> ptrs;
+        for (const auto& v : vars) ptrs.push_back(&v);
+        std::vector<Value> c = cond.run(clone_all(ptrs), all_outputs(cond));
+        if (c.empty()) fail(node, "cond function returns nothing");
+        bool go = false;
+        try {
+          go = truth_of(e_, node, c[0], "the cond function's result");
+        } catch (...) {
+          for (auto& v : c) v.tensor.dispose();
+          throw;
+        }
+        for (auto& v : c) v.tensor.dispose();
+        if (!go) break;
+        std::vector<Value> next = body.run(std::move(vars), all_outputs(body));
+        vars = std::move(next);
+        if (vars.size() != in.size())
+          fail(node, "body returns " + std::to_string(vars.size()) + " values for " +
+                         std::to_string(in.size()) + " loop variables");
+      }
+    } catch (...) {
+      for (auto& v : vars) v.tensor.dispose();
+      throw;
+    }
+    for (auto& v : vars) result.emplace_back(std::move(v));
+    return result;
+  }
+
+  GraphRunner& r_;
+  Engine& e_;
+  const graph::Graph& g_;
+  const Plan& plan_;
+  std::vector<std::optional<Value>> fed_;  // by node index
+  std::vector<Context> ctxs_;
+  std::map<std::tuple<int, std::string, int>, int> ctx_index_;
+  std::map<std::pair<int, int>, Slot> slots_;
+  std::set<std::pair<int, int>> added_;
+  std::vector<std::pair<int, int>> stack_;  // (node, context) ready to run
+  // Constant Enters that ran, by (parent context, frame).
+  std::map<std::pair<int, std::string>, std::vector<int>> invariants_;
+  std::optional<DebugLog> debug_;
+};
+
+}  // namespace
+
+GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, int depth) : engine(e), graph(g) {
+  if (depth > kMaxFunctionDepth)
+    throw ModelError("functions nest deeper than " + std::to_string(kMaxFunctionDepth) +
+                     " levels (a function that calls itself?)");
+  weights.resize(g.nodes.size());
+  try {
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      const graph::Node& node = g.nodes[i];
+      if (node.op == "Const") {
+        if (!node.value) fail(node, "has no value");
+        weights[i] = engine.make_tensor(*node.value, node.name);
+        engine.keep(weights[i]);
+      }
+      for (const auto& [key, attr] : node.attrs) {
+        const auto* f = std::get_if<graph::FuncAttr>(&attr);
+        if (!f || functions.count(f->name)) continue;
+        auto it = g.functions.find(f->name);
+        if (it == g.functions.end() || !it->second)
+          fail(node, "attribute '" + key + "' names function '" + f->name +
+                         "', which the model's library does not define");
+        functions.emplace(f->name, std::make_unique<GraphRunner>(engine, *it->second, depth + 1));
+      }
+    }
+  } catch (...) {
+    for (auto& w : weights) w.dispose();
+    throw;
+  }
+}
+
+GraphRunner::~GraphRunner() {
+  for (auto& w : weights) w.dispose();
+}
+
+const Plan& GraphRunner::plan(const std::vector<graph::TensorRef>& outputs) {
+  Backend& active = engine.backend();
+  std::string key = std::string(active.name()) + "/" + std::string(to_string(engine.precision()));
+  for (const auto& o : outputs)
+    key += "/" + std::to_string(o.node) + ":" + std::to_string(o.output);
+  auto it = plans_.find(key);
+  if (it == plans_.end()) {
+    it = plans_.emplace(key, make_plan(graph, engine, active, engine.precision(), outputs)).first;
+    for (const auto& f : it->second.fallbacks) engine.log("WARNING: " + f.message);
+  }
+  return it->second;
+}
+
+std::vector<Value> GraphRunner::run(std::vector<Value> feeds,
+                                    const std::vector<graph::TensorRef>& outputs) {
+  if (feeds.size() != graph.inputs.size()) {
+    for (auto& v : feeds) v.tensor.dispose();
+    throw ModelError("a function body takes " + std::to_string(graph.inputs.size()) +
+                     " arguments, " + std::to_string(feeds.size()) + " were passed");
+  }
+  const Plan* p = nullptr;
+  try {
+    p = &plan(outputs);
+  } catch (...) {
+    for (auto& v : feeds) v.tensor.dispose();
+    throw;
+  }
+  Run run(*this, *p, std::move(feeds));
+  return run.execute();
+}
+
+// ---- Executor ----
+
+Executor::Executor(Engine& engine, const graph::Graph& graph)
+    : engine_(engine), graph_(graph), runner_(std::make_unique<GraphRunner>(engine, graph, 0)) {}
+
+Executor::~Executor() = default;
+
+std::vector<graph::TensorRef> Executor::resolve_outputs(std::span<const std::string> names) const {
+  std::vector<graph::TensorRef> refs;
+  if (names.empty()) {
+    for (const auto& o : graph_.outputs) refs.push_back(o.ref);
+    if (refs.empty()) throw ModelError("the model declares no outputs; name the ones to compute");
+    return refs;
+  }
+  for (const auto& name : names) {
+    bool found = false;
+    for (const auto& o : graph_.outputs)
+      if (o.name == name) {
+        refs.push_back(o.ref);
+        found = true;
+        break;
+      }
+    if (found) continue;
+    std::string node = name;
+    int output = 0;
+    if (auto colon = name.rfind(':'); colon != std::string::npos && graph_.find(name) < 0) {
+      node = name.substr(0, colon);
+      try {
+        std::size_t used = 0;
+        output = std::stoi(name.substr(colon + 1), &used);
+        if (used != name.size() - colon - 1 || output < 0) throw std::invalid_argument("");
+      } catch (const std::logic_error&) {
+        throw ModelError("output '" + name + "': bad output index after ':'");
+      }
+    }
+    const int index = graph_.find(node);
+    if (index < 0) throw ModelError("output '" + name + "': no output or node of that name");
+    refs.push_back({index, output});
+  }
+  return refs;
+}
+
+const Plan& Executor::plan(std::span<const std::string> outputs) {
+  return runner_->plan(resolve_outputs(outputs));
+}
+
+namespace {
+
+std::string describe(std::optional<DType> dtype, const PartialShape& shape) {
+  return std::string(dtype ? to_string(*dtype) : "any") + " " + shape.to_string();
+}
+
+}  // namespace
+
+std::vector<Value> Executor::feeds_from(const NamedTensors& inputs) {
+  const bool prod = engine_.flags().get_bool("prod");
+  std::vector<const HostTensor*> by_input(graph_.inputs.size(), nullptr);
+  for (const auto& [name, tensor] : inputs) {
+    int k = -1;
+    for (std::size_t j = 0; j < graph_.inputs.size() && k < 0; ++j)
+      if (graph_.inputs[j].name == name) k = static_cast<int>(j);
+    for (std::size_t j = 0; j < graph_.inputs.size() && k < 0; ++j) {
+      const int n = graph_.inputs[j].ref.node;
+      if (n >= 0 && graph_.nodes[n].name == name) k = static_cast<int>(j);
+    }
+    if (k < 0) {
+      std::string known;
+      for (const auto& in : graph_.inputs) known += (known.empty() ? "'" : ", '") + in.name + "'";
+      throw ModelError("unknown input '" + name + "'; the model's inputs are " +
+                       (known.empty() ? std::string("none") : known));
+    }
+    if (by_input[k]) throw ModelError("input '" + graph_.inputs[k].name + "' is given twice");
+    by_input[k] = &tensor;
+  }
+  for (std::size_t k = 0; k < graph_.inputs.size(); ++k) {
+    const graph::Endpoint& ep = graph_.inputs[k];
+    const std::string expected = describe(ep.dtype, ep.shape);
+    const HostTensor* t = by_input[k];
+    if (!t) throw ModelError("missing input '" + ep.name + "' (expected " + expected + ")");
+    const std::string got = std::string(to_string(t->dtype)) + " " + shape_to_string(t->shape);
+    if (ep.dtype && *ep.dtype != t->dtype)
+      throw ModelError("input '" + ep.name + "': expected " + expected + ", got " + got +
+                       " (wrong dtype)");
+    bool shape_ok = !ep.shape.rank_known || ep.shape.dims.size() == t->shape.size();
+    for (std::size_t d = 0; shape_ok && ep.shape.rank_known && d < t->shape.size(); ++d)
+      shape_ok = ep.shape.dims[d] < 0 || ep.shape.dims[d] == t->shape[d];
+    if (!shape_ok)
+      throw ModelError("input '" + ep.name + "': expected " + expected + ", got " + got +
+                       " (wrong shape)");
+    const auto n = checked_num_elements(t->shape);
+    if (!n ||
+        (t->dtype != DType::String &&
+         (!t->buffer || t->buffer->size() < static_cast<std::size_t>(*n) * element_size(t->dtype))))
+      throw ModelError("input '" + ep.name + "': its data does not fill shape " +
+                       shape_to_string(t->shape));
+    if (!prod && t->dtype == DType::Float32) {
+      const auto values = t->values<float>();
+      for (std::size_t j = 0; j < values.size(); ++j)
+        if (std::isnan(values[j]))
+          throw ModelError("input '" + ep.name + "' holds NaN (element " + std::to_string(j) + ")");
+    }
+  }
+  std::vector<Value> feeds;
+  for (std::size_t k = 0; k < graph_.inputs.size(); ++k)
+    feeds.push_back(Value{engine_.make_tensor(*by_input[k], graph_.inputs[k].name), {}, {}});
+  return feeds;
+}
+
+std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
+                                      std::span<const std::string> outputs) {
+  const auto refs = resolve_outputs(outputs);
+  std::vector<Value> feeds = feeds_from(inputs);
+  for (Observer* o : engine_.observers()) o->run_started();
+  std::vector<Value> values = runner_->run(std::move(feeds), refs);
+  std::vector<HostTensor> result;
+  std::string error;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (!values[k].is_tensor() && error.empty())
+      error = std::string("output ") + std::to_string(k) + " is a " + values[k].kind() +
+              ", not a tensor";
+    else if (values[k].is_tensor())
+      result.push_back(engine_.read(values[k].tensor));
+    values[k].tensor.dispose();
+  }
+  for (Observer* o : engine_.observers()) o->run_finished();
+  if (!error.empty()) throw ModelError(error);
+  return result;
+}
+
+}  // namespace tfjsi::runtime

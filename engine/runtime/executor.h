@@ -1,0 +1,57 @@
+// Runs a graph on the Engine's active backend: checks the inputs against the graph's, makes (and
+// caches) a plan per (active backend, precision, requested outputs), runs it node by node with
+// TF1 frames and iterations when the graph has loops, frees each intermediate after its last
+// consumer, keeps weights resident between runs, and tells the Engine's observers about every node.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/host_tensor.h"
+#include "graph/ir.h"
+#include "runtime/engine.h"
+#include "runtime/plan.h"
+#include "runtime/value.h"
+
+namespace tfjsi::runtime {
+
+// Model inputs by name: an input endpoint's name (the signature key) or its Placeholder's name.
+using NamedTensors = std::map<std::string, HostTensor, std::less<>>;
+
+class GraphRunner;
+
+class Executor {
+ public:
+  // `graph` must outlive the executor. Weights (Const values) become resident tensors now, made
+  // once and shared by every run (they move to another backend lazily, the first time it needs
+  // them). Throws ModelError for a Const without a value or a missing function body.
+  Executor(Engine& engine, const graph::Graph& graph);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  // Runs the graph. `outputs` names output endpoints (graph.outputs' names) or node outputs
+  // ("node" or "node:1"); empty means graph.outputs in order. Throws ModelError naming the input
+  // for a missing, unknown, wrongly typed or shaped input (or one holding NaN, unless `prod`),
+  // and naming the node for a failing kernel. Every tensor the run made is disposed on return,
+  // whether it succeeds or throws.
+  std::vector<HostTensor> run(const NamedTensors& inputs,
+                              std::span<const std::string> outputs = {});
+
+  // The plan the next run with these outputs uses (active backend, current precision).
+  const Plan& plan(std::span<const std::string> outputs = {});
+  const graph::Graph& graph() const { return graph_; }
+
+ private:
+  std::vector<graph::TensorRef> resolve_outputs(std::span<const std::string> names) const;
+  std::vector<Value> feeds_from(const NamedTensors& inputs);
+
+  Engine& engine_;
+  const graph::Graph& graph_;
+  std::unique_ptr<GraphRunner> runner_;
+};
+
+}  // namespace tfjsi::runtime

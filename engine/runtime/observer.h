@@ -1,0 +1,39 @@
+// The one way to watch a run: before and after each node the executor runs, every registered
+// observer sees the node, its tensors and the wall time. The profiler, the debug log, the fp16
+// check, the backend comparison and GUI overlays are observers.
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "graph/ir.h"
+#include "runtime/tensor.h"
+
+namespace tfjsi::runtime {
+
+class Engine;
+
+struct KernelEvent {
+  Engine& engine;
+  const graph::Node& node;
+  std::string_view backend;  // the backend that ran it, or "executor" for ops the executor runs
+  // Tensor inputs in order; a non-tensor input (TensorArray, TensorList) is a default handle.
+  std::span<const Tensor> inputs;
+  // after_kernel only (empty before): one per output, a default handle for a dead or non-tensor
+  // output. An observer may replace an entry (it then disposes the tensor it replaced); the
+  // replacement is what consumers see.
+  std::vector<Tensor>& outputs;
+  double ms = 0;  // after_kernel only: the node's wall time
+};
+
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void run_started() {}
+  virtual void before_kernel(const KernelEvent& /*event*/) {}
+  virtual void after_kernel(KernelEvent& /*event*/) {}
+  virtual void run_finished() {}
+};
+
+}  // namespace tfjsi::runtime

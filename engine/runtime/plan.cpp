@@ -1,0 +1,132 @@
+#include "runtime/plan.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+
+#include "core/error.h"
+#include "runtime/executor_ops.h"
+
+namespace tfjsi::runtime {
+
+Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Precision precision,
+               std::vector<graph::TensorRef> outputs) {
+  const int n = static_cast<int>(graph.nodes.size());
+  Plan plan;
+  plan.backend = std::string(active.name());
+  plan.precision = precision;
+  plan.outputs = std::move(outputs);
+  plan.nodes.resize(n);
+
+  // What the requested outputs need, following data and control edges (a loop's Merge reaches its
+  // body through the NextIteration edge).
+  std::vector<int> todo;
+  for (const auto& r : plan.outputs) {
+    if (r.node < 0 || r.node >= n) throw std::logic_error("plan: output of an unknown node");
+    todo.push_back(r.node);
+  }
+  while (!todo.empty()) {
+    const int i = todo.back();
+    todo.pop_back();
+    if (plan.nodes[i].needed) continue;
+    plan.nodes[i].needed = true;
+    for (const auto& in : graph.nodes[i].inputs) todo.push_back(in.node);
+    for (int c : graph.nodes[i].control_inputs) todo.push_back(c);
+  }
+
+  // Who runs each node. Fed nodes (a model's Placeholders, a function body's arguments) are the
+  // executor's, whatever their op.
+  std::vector<char> fed(n, 0);
+  for (const auto& in : graph.inputs)
+    if (in.ref.node >= 0 && in.ref.node < n) fed[in.ref.node] = 1;
+  std::map<std::string, std::vector<std::string>> unsupported;  // op -> nodes
+  Backend& cpu = *engine.find_backend("cpu");
+  for (int i = 0; i < n; ++i) {
+    PlanNode& p = plan.nodes[i];
+    if (!p.needed) continue;
+    const graph::Node& node = graph.nodes[i];
+    plan.order.push_back(i);
+    if (is_tf1_control_flow(node.op)) plan.dynamic = true;
+    if (fed[i] || is_executor_op(node.op)) {
+      p.executor_op = true;
+    } else if (active.supports(node)) {
+      p.backend = &active;
+    } else if (&active != &cpu && cpu.supports(node)) {
+      p.backend = &cpu;
+      p.fallback = true;
+      plan.fallbacks.push_back({node.name, node.op,
+                                "op '" + node.op + "' (node '" + node.name +
+                                    "') cannot be handled by backend '" + plan.backend +
+                                    "'; it runs on cpu"});
+    } else {
+      unsupported[node.op].push_back(node.name);
+    }
+  }
+  if (!unsupported.empty()) {
+    std::string msg = "no kernel on backend '" + plan.backend + "'";
+    if (&active != &cpu) msg += " or cpu";
+    msg += " for:";
+    for (const auto& [op, nodes] : unsupported)
+      msg += " " + op + " (" + std::to_string(nodes.size()) + " node" +
+             (nodes.size() > 1 ? "s" : "") + ", e.g. '" + nodes.front() + "')";
+    throw ModelError(msg);
+  }
+
+  // Consumers, uses and last uses.
+  auto grow = [](PlanNode& p, std::size_t outputs) {
+    if (p.uses.size() < outputs) {
+      p.uses.resize(outputs, 0);
+      p.last_use.resize(outputs, -1);
+    }
+  };
+  for (int i = 0; i < n; ++i) grow(plan.nodes[i], graph.nodes[i].outputs.size());
+  for (int pos = 0; pos < static_cast<int>(plan.order.size()); ++pos) {
+    const int i = plan.order[pos];
+    const graph::Node& node = graph.nodes[i];
+    auto consume = [&](int from) {
+      auto& c = plan.nodes[from].consumers;
+      if (std::find(c.begin(), c.end(), i) == c.end()) c.push_back(i);
+    };
+    for (const auto& in : node.inputs) {
+      PlanNode& src = plan.nodes[in.node];
+      grow(src, static_cast<std::size_t>(in.output) + 1);
+      ++src.uses[in.output];
+      src.last_use[in.output] = std::max(src.last_use[in.output], pos);
+      consume(in.node);
+    }
+    for (int c : node.control_inputs) consume(c);
+  }
+  for (const auto& r : plan.outputs) {
+    PlanNode& src = plan.nodes[r.node];
+    grow(src, static_cast<std::size_t>(r.output) + 1);
+    ++src.uses[r.output];
+    src.last_use[r.output] = INT_MAX;
+  }
+
+  // Where each node's result lives, for segments and sync points. Executor ops that forward keep
+  // their input's place; the others work on the host.
+  std::vector<const Backend*> place(n, &cpu);
+  for (int pos = 0; pos < static_cast<int>(plan.order.size()); ++pos) {
+    const int i = plan.order[pos];
+    const PlanNode& p = plan.nodes[i];
+    const graph::Node& node = graph.nodes[i];
+    if (p.executor_op) {
+      if ((is_forwarding_op(node.op) || node.op == "Switch" || node.op == "Merge") &&
+          !node.inputs.empty())
+        place[i] = place[node.inputs[0].node];
+      continue;
+    }
+    place[i] = p.backend;
+    for (const auto& in : node.inputs)
+      // Weights cross once, on the first run; everything else crosses every run.
+      if (place[in.node] != p.backend && graph.nodes[in.node].op != "Const") ++plan.sync_points;
+    const std::string name(p.backend->name());
+    if (plan.segments.empty() || plan.segments.back().backend != name)
+      plan.segments.push_back({name, pos, pos});
+    else
+      plan.segments.back().last = pos;
+  }
+  return plan;
+}
+
+}  // namespace tfjsi::runtime

@@ -1,0 +1,59 @@
+// A second backend for the runtime suites: its data is a private host copy (so a move to it is a
+// real copy), it runs only T_Double, and it can claim to be unavailable.
+#pragma once
+
+#include <algorithm>
+
+#include "runtime/backend.h"
+
+namespace tfjsi::test {
+
+class FakeData final : public runtime::BackendData {
+ public:
+  explicit FakeData(HostTensor t) : host(std::move(t)) {}
+  std::size_t bytes() const override { return host.byte_size(); }
+  HostTensor host;
+};
+
+class FakeBackend final : public runtime::Backend {
+ public:
+  FakeBackend(std::string name, int priority, bool available)
+      : name_(std::move(name)), priority_(priority), available_(available) {}
+  std::string_view name() const override { return name_; }
+  int priority() const override { return priority_; }
+  runtime::Availability availability() override {
+    return {available_, available_ ? "" : "no device in the test"};
+  }
+  void declare_flags(runtime::Flags& flags) override {
+    flags.define(name_ + ".detected", true, "a fact the backend found", true);
+    flags.define(name_ + ".level", std::int64_t{3}, "a setting");
+  }
+  bool supports(const graph::Node& node) const override { return node.op == "T_Double"; }
+  std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override {
+    ++uploads;
+    HostTensor copy = HostTensor::zeros(host.dtype, host.shape);
+    std::copy_n(host.buffer->data(), host.byte_size(), copy.buffer->mutable_data());
+    return std::make_shared<FakeData>(copy);
+  }
+  HostTensor download(const runtime::TensorView& t) override {
+    return static_cast<const FakeData&>(*t.data).host;
+  }
+  std::vector<runtime::TensorView> run(const graph::Node&,
+                                       std::span<const runtime::TensorView> inputs,
+                                       const runtime::RunContext&) override {
+    ++runs;
+    const HostTensor& in = static_cast<const FakeData&>(*inputs[0].data).host;
+    HostTensor out = HostTensor::zeros(in.dtype, in.shape);
+    for (std::int64_t i = 0; i < in.num_elements(); ++i)
+      out.mutable_values<float>()[i] = in.values<float>()[i] * 2;
+    return {{std::make_shared<FakeData>(out), out.dtype, out.shape}};
+  }
+  int uploads = 0, runs = 0;
+
+ private:
+  std::string name_;
+  int priority_;
+  bool available_;
+};
+
+}  // namespace tfjsi::test
