@@ -289,6 +289,40 @@ class ReduceShapeTest : public QObject {
           }
   }
 
+  void transposeTiledAgainstNaive() {
+    // Shapes where the input's contiguous dim moves to a middle output dim (the tiled path), with
+    // sizes that are not multiples of the tile.
+    const std::vector<std::pair<Shape, std::vector<int>>> cases = {
+        {{2, 37, 41}, {0, 2, 1}}, {{1, 9, 10, 33}, {0, 3, 1, 2}}, {{40, 3, 50}, {2, 1, 0}}};
+    pthreadpool_t pool = pthreadpool_create(2);
+    for (const auto& [shape, perm] : cases) {
+      auto x = iota_f(shape);
+      std::vector<std::int32_t> p(perm.begin(), perm.end());
+      auto t =
+          run(make_node("Transpose"), {x, i32({static_cast<std::int64_t>(p.size())}, p)}, pool)[0];
+      const int r = static_cast<int>(shape.size());
+      Shape out_shape(r);
+      for (int d = 0; d < r; ++d) out_shape[d] = shape[perm[d]];
+      QCOMPARE(t.shape, out_shape);
+      const auto v = fvals(t);
+      for (std::int64_t i = 0; i < x.num_elements(); ++i) {
+        // Output index i -> output coords -> input coords -> input flat index.
+        std::vector<std::int64_t> oc(r);
+        std::int64_t rem = i;
+        for (int d = r - 1; d >= 0; --d) {
+          oc[d] = rem % out_shape[d];
+          rem /= out_shape[d];
+        }
+        std::vector<std::int64_t> ic(r);
+        for (int d = 0; d < r; ++d) ic[perm[d]] = oc[d];
+        std::int64_t flat = 0;
+        for (int d = 0; d < r; ++d) flat = flat * shape[d] + ic[d];
+        if (v[i] != static_cast<float>(flat)) QFAIL("tiled transpose mismatch");
+      }
+    }
+    pthreadpool_destroy(pool);
+  }
+
   void tileBroadcastTo() {
     auto t = run1("Tile", {f32({2}, {1, 2}), i32({1}, {3})});
     EXPECT_FLOATS(t, 1, 2, 1, 2, 1, 2);

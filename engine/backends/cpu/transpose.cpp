@@ -43,6 +43,62 @@ void permute_rows(const T* in, T* out, const std::vector<std::int64_t>& dims,
   });
 }
 
+// When the input's contiguous dim lands on a middle output dim k, the row copy above reads with a
+// large stride. Copying 32x32 tiles of the (k, last) plane keeps both sides in cache.
+template <class T>
+void permute_tiled(const T* in, T* out, const std::vector<std::int64_t>& dims,
+                   const std::vector<std::int64_t>& in_strides, int k, pthreadpool_t pool) {
+  constexpr std::int64_t kTile = 32;
+  const int r = static_cast<int>(dims.size());
+  std::vector<std::int64_t> out_strides(r, 1);
+  for (int d = r - 2; d >= 0; --d) out_strides[d] = out_strides[d + 1] * dims[d + 1];
+  std::vector<int> rest;  // dims other than k and the last
+  for (int d = 0; d < r - 1; ++d)
+    if (d != k) rest.push_back(d);
+  std::int64_t outer = 1;
+  for (int d : rest) outer *= dims[d];
+  const std::int64_t rows = dims[k], cols = dims[r - 1];
+  const std::int64_t row_tiles = (rows + kTile - 1) / kTile;
+  const std::int64_t col_stride = in_strides[r - 1];
+  const std::int64_t out_row_stride = out_strides[k];
+  const std::int64_t grain =
+      std::max<std::int64_t>(1, kElementwiseGrain / (kTile * std::max<std::int64_t>(cols, 1)));
+  parallel_for(pool, outer * row_tiles, grain, [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t job = b; job < e; ++job) {
+      std::int64_t o = job / row_tiles;
+      const std::int64_t i0 = (job % row_tiles) * kTile;
+      std::int64_t in_base = 0, out_base = 0;
+      for (auto it = rest.rbegin(); it != rest.rend(); ++it) {
+        const std::int64_t idx = o % dims[*it];
+        o /= dims[*it];
+        in_base += idx * in_strides[*it];
+        out_base += idx * out_strides[*it];
+      }
+      const std::int64_t i1 = std::min(rows, i0 + kTile);
+      for (std::int64_t j0 = 0; j0 < cols; j0 += kTile) {
+        const std::int64_t j1 = std::min(cols, j0 + kTile);
+        for (std::int64_t i = i0; i < i1; ++i) {
+          T* dst = out + out_base + i * out_row_stride;
+          const T* src = in + in_base + i;
+          for (std::int64_t j = j0; j < j1; ++j) dst[j] = src[j * col_stride];
+        }
+      }
+    }
+  });
+}
+
+template <class T>
+void permute_any(const T* in, T* out, const std::vector<std::int64_t>& dims,
+                 const std::vector<std::int64_t>& in_strides, pthreadpool_t pool) {
+  const int r = static_cast<int>(dims.size());
+  if (in_strides[r - 1] != 1 && dims[r - 1] >= 8) {
+    for (int k = 0; k < r - 1; ++k)
+      if (in_strides[k] == 1 && dims[k] >= 8)
+        return permute_tiled(in, out, dims, in_strides, k, pool);
+  }
+  permute_rows(in, out, dims, in_strides, pool);
+}
+
 }  // namespace
 
 HostTensor permute(const HostTensor& x, std::span<const int> perm, pthreadpool_t pool) {
@@ -77,14 +133,13 @@ HostTensor permute(const HostTensor& x, std::span<const int> perm, pthreadpool_t
   }
   switch (element_size(x.dtype)) {
     case 1:
-      permute_rows(reinterpret_cast<const std::uint8_t*>(x.buffer->data()),
-                   reinterpret_cast<std::uint8_t*>(out.buffer->mutable_data()), dims, strides,
-                   pool);
+      permute_any(reinterpret_cast<const std::uint8_t*>(x.buffer->data()),
+                  reinterpret_cast<std::uint8_t*>(out.buffer->mutable_data()), dims, strides, pool);
       break;
     case 4:
-      permute_rows(reinterpret_cast<const std::uint32_t*>(x.buffer->data()),
-                   reinterpret_cast<std::uint32_t*>(out.buffer->mutable_data()), dims, strides,
-                   pool);
+      permute_any(reinterpret_cast<const std::uint32_t*>(x.buffer->data()),
+                  reinterpret_cast<std::uint32_t*>(out.buffer->mutable_data()), dims, strides,
+                  pool);
       break;
     default:
       throw ModelError("transpose: unsupported element type " + std::string(to_string(x.dtype)));
