@@ -1,0 +1,404 @@
+#include "backends/gl/gl_backend.h"
+
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+#include "backends/gl/gl_op.h"
+#include "backends/gl/shader_library.h"
+#include "core/error.h"
+
+namespace tfjsi::gl {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Float constants up to this many elements also keep their host copy at upload (for kernels that
+// read scalar parameters on the host).
+constexpr std::int64_t kKeepHostElements = 16;
+
+bool flag_bool(const runtime::Flags* f, std::string_view name, bool fallback) {
+  return f && f->has(name) ? f->get_bool(name) : fallback;
+}
+
+// Everything a kernel's source begins with: version, work group size, the bound textures and the
+// helpers that turn NHWC coordinates into texels (see gl_tensor.h for the mapping).
+std::string prelude(const KernelCall& call, bool fp16, std::array<int, 2> local) {
+  std::string s = "#version 430 core\n";
+  s += "layout(local_size_x = " + std::to_string(local[0]) +
+       ", local_size_y = " + std::to_string(local[1]) + ", local_size_z = 1) in;\n";
+  s += def("FP16", std::int64_t{fp16});
+  for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+    const std::string n = "in" + std::to_string(i);
+    const std::string up = "IN" + std::to_string(i);
+    s += "layout(binding = " + std::to_string(i) + ") uniform sampler2D " + n + ";\n";
+    s += def_layout(up, call.inputs[i]->layout());
+    s += "vec4 load_" + n + "(int n, int h, int w, int s) { return texelFetch(" + n +
+         ", ivec2(w, (n * " + up + "_C4 + s) * " + up + "_H + h), 0); }\n";
+    s += "float lane_" + n + "(int n, int h, int w, int c) { return load_" + n +
+         "(n, h, w, c >> 2)[c & 3]; }\n";
+  }
+  const TexLayout& o = call.output->layout();
+  s += def_layout("OUT", o);
+  s += std::string("layout(") + (call.output->fp16() ? "rgba16f" : "rgba32f") +
+       ", binding = 0) writeonly uniform image2D out0;\n";
+  s += R"(void store_out(int n, int h, int w, int s, vec4 v) {
+  // Lanes past C stay 0: kernels rely on zero padding.
+  v = mix(v, vec4(0.0), greaterThanEqual(ivec4(4 * s) + ivec4(0, 1, 2, 3), ivec4(OUT_C)));
+  imageStore(out0, ivec2(w, (n * OUT_C4 + s) * OUT_H + h), v);
+}
+// The output texel of this invocation for the default grid (W, H, N*C4); false past the end.
+bool out_texel(out int n, out int h, out int w, out int s) {
+  ivec3 g = ivec3(gl_GlobalInvocationID);
+  w = g.x; h = g.y; n = g.z / OUT_C4; s = g.z - n * OUT_C4;
+  return w < OUT_W && h < OUT_H && n < OUT_N;
+}
+)";
+  s += shader_source("common.glsl");
+  return s;
+}
+
+}  // namespace
+
+bool PendingRead::ready() {
+  return host.has_value() || fence.wait(0);
+}
+
+GlBackend::GlBackend() = default;
+
+GlBackend::~GlBackend() {
+  timings_.clear();
+  programs_.reset();
+}
+
+void GlBackend::start() {
+  if (started_) return;
+  started_ = true;
+  std::string reason;
+  try {
+    ctx_ = GlContext::create(reason);
+  } catch (const std::exception& e) {
+    ctx_ = nullptr;
+    reason = std::string("OpenGL start failed: ") + e.what();
+  }
+  if (!ctx_) {
+    availability_ = {false, reason};
+    return;
+  }
+  programs_ = std::make_unique<ProgramCache>(ctx_);
+  programs_->set_disk_dir(cache_dir_set_ ? cache_dir_ : ProgramCache::default_dir());
+  try {
+    float32_capable_ = probe_float32();
+  } catch (const std::exception& e) {
+    availability_ = {false, std::string("OpenGL compute does not work: ") + e.what()};
+    programs_.reset();
+    ctx_.reset();
+    return;
+  }
+  availability_ = {true, ""};
+}
+
+bool GlBackend::probe_float32() {
+  // Write a value that half floats cannot hold into an RGBA32F image and read it back: a driver
+  // that stores fp32 textures at lower precision fails this.
+  const float probe = 1.0f + 1.0f / 1048576.0f;
+  auto tex = new_texture({1, 1, 1, 4}, false);
+  KernelCall call;
+  call.shader = "fill.comp";
+  call.defines = def("VALUE", probe);
+  call.output = tex.get();
+  dispatch(call);
+  HostTensor back = download({tex, DType::Float32, {1, 1, 1, 4}});
+  const auto v = back.values<float>();
+  stats_ = {};
+  return v[0] == probe && v[3] == probe;
+}
+
+runtime::Availability GlBackend::availability() {
+  start();
+  return availability_;
+}
+
+void GlBackend::declare_flags(runtime::Flags& flags) {
+  flags_ = &flags;
+  start();
+  flags.define("gl.float32_capable", float32_capable_,
+               "the driver stores and reads float32 textures exactly (detected)", true);
+  flags.set_value("gl.float32_capable", float32_capable_, true);
+  flags.define("gl.float32_enabled", true,
+               "gl textures are RGBA32F (true) or RGBA16F (false, as on many mobile GPUs)");
+  flags.define("gl.program_cache", true, "keep compiled gl programs on disk between runs");
+  flags.define("gl.model_token", std::string(),
+               "hash of the model bundle that keys the gl program cache on disk");
+  flags.define("gl.timer_queries", false, "time each gl kernel on the GPU (GL_TIME_ELAPSED)");
+}
+
+bool GlBackend::fp16_active() const {
+  return !float32_capable_ || !flag_bool(flags_, "gl.float32_enabled", true);
+}
+
+void GlBackend::set_model_token(std::string token) {
+  if (programs_) programs_->set_model_token(std::move(token));
+}
+
+void GlBackend::set_program_cache_dir(std::filesystem::path dir) {
+  cache_dir_ = std::move(dir);
+  cache_dir_set_ = true;
+  if (programs_) programs_->set_disk_dir(cache_dir_);
+}
+
+bool GlBackend::supports(const graph::Node& node) const {
+  if (!availability_.available) return false;
+  const GlOpEntry* e = find_gl_op(node.op);
+  if (!e) return false;
+  if (node.outputs.empty()) return false;
+  for (const graph::TensorInfo& out : node.outputs) {
+    if (out.dtype != DType::Float32) return false;
+    if (out.shape.rank_known) {
+      if (out.shape.rank() > 4) return false;
+      if (out.shape.fully_known() && !fits(out.shape.dims, ctx_->limits())) return false;
+    }
+  }
+  // TF's "T" names the data type of the float inputs; anything but float stays on cpu.
+  if (const auto* t = node.attr("T")) {
+    const auto* ta = std::get_if<graph::TypeAttr>(t);
+    if (!ta || ta->tf != "DT_FLOAT") return false;
+  }
+  const std::string format = node_string(node, "data_format", "NHWC");
+  if (format != "NHWC") return false;
+  return !e->supports || e->supports(node);
+}
+
+std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp16) {
+  const auto l = layout_of(shape);
+  if (!l || !fits(shape, ctx_->limits()))
+    throw ModelError("gl backend: tensor of shape " + shape_to_string(shape) +
+                     " does not fit a texture (rank <= 4, sides <= " +
+                     std::to_string(ctx_->limits().max_texture_size) + ")");
+  return std::make_shared<GlTensorData>(make_texture(ctx_, *l, fp16), *l, fp16);
+}
+
+std::shared_ptr<runtime::BackendData> GlBackend::upload(const HostTensor& host) {
+  start();
+  if (!availability_.available)
+    throw BackendUnavailable("gl backend is not available: " + availability_.reason);
+  if (host.dtype != DType::Float32) return std::make_shared<GlTensorData>(host);
+  if (!host.buffer || host.buffer->size() < host.byte_size())
+    throw ModelError("gl backend: upload of a float32 tensor " + shape_to_string(host.shape) +
+                     " without data");
+  ctx_->make_current();
+  const auto t0 = Clock::now();
+  auto data = new_texture(host.shape, fp16_active());
+  const std::vector<float> texels = pack_phwc4(host, data->layout());
+  if (host.num_elements() > 0) {
+    glBindTexture(GL_TEXTURE_2D, data->texture());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(data->layout().width()),
+                    static_cast<GLsizei>(data->layout().height()), GL_RGBA, GL_FLOAT,
+                    texels.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
+  }
+  if (host.num_elements() <= kKeepHostElements) data->set_host(host);
+  stats_.upload_ms += ms_since(t0);
+  ++stats_.uploads;
+  stats_.upload_bytes += static_cast<std::int64_t>(host.byte_size());
+  return data;
+}
+
+PendingRead GlBackend::begin_read(const runtime::TensorView& tensor) {
+  const auto* d = dynamic_cast<const GlTensorData*>(tensor.data.get());
+  if (!d) throw std::logic_error("gl backend: download of data from another backend");
+  PendingRead r;
+  r.shape = tensor.shape;
+  if (d->on_host()) {
+    HostTensor h = *d->host();
+    h.shape = tensor.shape;  // a reshape shares the data under another shape
+    r.host = std::move(h);
+    return r;
+  }
+  ctx_->make_current();
+  r.layout = d->layout();
+  const auto bytes = static_cast<GLsizeiptr>(r.layout.tex_width() * r.layout.tex_height() * 16);
+  r.pbo = GlObject(ctx_, GlKind::Buffer);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, r.pbo.id());
+  glBufferData(GL_PIXEL_PACK_BUFFER, bytes, nullptr, GL_STREAM_READ);
+  glBindTexture(GL_TEXTURE_2D, d->texture());
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, nullptr);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  r.fence = GlFence(ctx_);
+  return r;
+}
+
+HostTensor GlBackend::finish_read(PendingRead& r) {
+  if (r.host) return *r.host;
+  const auto t0 = Clock::now();
+  while (!r.fence.wait(1'000'000'000)) {
+    // A long kernel on a slow (software) GPU: keep waiting; GL has no way to cancel it.
+  }
+  ctx_->make_current();
+  const auto n = static_cast<std::size_t>(r.layout.tex_width() * r.layout.tex_height() * 4);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, r.pbo.id());
+  const void* p =
+      glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, static_cast<GLsizeiptr>(n * 4), GL_MAP_READ_BIT);
+  if (!p) {
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    throw std::runtime_error("gl backend: cannot map the readback buffer");
+  }
+  HostTensor out =
+      unpack_phwc4(std::span<const float>(static_cast<const float*>(p), n), r.layout, r.shape);
+  glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  r.pbo.reset();
+  r.fence.reset();
+  stats_.download_ms += ms_since(t0);
+  ++stats_.downloads;
+  return out;
+}
+
+HostTensor GlBackend::download(const runtime::TensorView& tensor) {
+  PendingRead r = begin_read(tensor);
+  return finish_read(r);
+}
+
+std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
+                                                std::span<const runtime::TensorView> inputs,
+                                                const runtime::RunContext& ctx) {
+  start();
+  if (!availability_.available)
+    throw BackendUnavailable("gl backend is not available: " + availability_.reason);
+  const GlOpEntry* e = find_gl_op(node.op);
+  if (!e) throw ModelError("node '" + node.name + "' (" + node.op + "): no gl kernel for this op");
+  ctx_->make_current();
+  if (flags_ == nullptr) flags_ = &ctx.flags;
+  if (programs_) {
+    const bool disk = flag_bool(&ctx.flags, "gl.program_cache", true);
+    programs_->set_disk_dir(!disk ? std::filesystem::path()
+                                  : (cache_dir_set_ ? cache_dir_ : ProgramCache::default_dir()));
+    if (ctx.flags.has("gl.model_token") && !ctx.flags.get_string("gl.model_token").empty())
+      programs_->set_model_token(ctx.flags.get_string("gl.model_token"));
+  }
+  const bool fp16 = !float32_capable_ || !flag_bool(&ctx.flags, "gl.float32_enabled", true);
+  const bool time_it =
+      ctx_->limits().timer_queries && flag_bool(&ctx.flags, "gl.timer_queries", false);
+  GlObject query;
+  if (time_it) {
+    query = GlObject(ctx_, GlKind::Query);
+    glBeginQuery(GL_TIME_ELAPSED, query.id());
+  }
+  OpContext op(*this, node, inputs, fp16);
+  std::vector<runtime::TensorView> out;
+  try {
+    out = e->run(op);
+  } catch (...) {
+    if (time_it) glEndQuery(GL_TIME_ELAPSED);
+    throw;
+  }
+  if (time_it) {
+    glEndQuery(GL_TIME_ELAPSED);
+    timings_.push_back({node.op, std::move(query)});
+    resolve_timings(false);
+  }
+  return out;
+}
+
+void GlBackend::resolve_timings(bool wait) {
+  std::size_t kept = 0;
+  for (auto& t : timings_) {
+    GLuint available = GL_FALSE;
+    if (!wait) glGetQueryObjectuiv(t.query.id(), GL_QUERY_RESULT_AVAILABLE, &available);
+    if (wait || available) {
+      GLuint64 ns = 0;
+      glGetQueryObjectui64v(t.query.id(), GL_QUERY_RESULT, &ns);
+      stats_.kernel_gpu_ms[t.op] += static_cast<double>(ns) / 1e6;
+    } else {
+      timings_[kept++] = std::move(t);
+    }
+  }
+  timings_.resize(kept);
+}
+
+const GlStats& GlBackend::stats() {
+  if (ctx_ && !timings_.empty() && ctx_->try_make_current()) resolve_timings(true);
+  return stats_;
+}
+
+void GlBackend::dispatch(const KernelCall& call) {
+  const GlLimits& lim = ctx_->limits();
+  if (static_cast<GLint>(call.inputs.size()) > lim.max_compute_texture_units)
+    throw ModelError("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
+                     " textures, more than the driver's " +
+                     std::to_string(lim.max_compute_texture_units));
+  // 8x8 fits every GL 4.3 driver (at least 1024 invocations); smaller only if the limits say so.
+  std::array<int, 2> local{8, 8};
+  for (int i = 0; i < 2; ++i) local[i] = std::min(local[i], lim.max_group_size[i]);
+  while (local[0] * local[1] > lim.max_group_invocations) local[1] = std::max(1, local[1] / 2);
+  const bool fp16 = call.output->fp16();
+  const std::string source = prelude(call, fp16, local) + call.defines + call.extra +
+                             std::string(shader_source(call.shader));
+  const auto t0 = Clock::now();
+  bool fresh = false;
+  CachedProgram& prog = programs_->get(source, fresh);
+  const TexLayout& o = call.output->layout();
+  std::array<std::int64_t, 3> grid = call.grid;
+  if (grid == std::array<std::int64_t, 3>{0, 0, 0}) grid = {o.w, o.h, o.n * o.c4()};
+  std::array<GLuint, 3> groups{};
+  for (int i = 0; i < 3; ++i) {
+    const std::int64_t l = i < 2 ? local[static_cast<std::size_t>(i)] : 1;
+    const std::int64_t g = (grid[static_cast<std::size_t>(i)] + l - 1) / l;
+    if (g > lim.max_group_count[static_cast<std::size_t>(i)])
+      throw ModelError("gl backend: " + call.shader + " needs " + std::to_string(g) +
+                       " work groups along axis " + std::to_string(i) +
+                       ", over the driver's limit");
+    groups[static_cast<std::size_t>(i)] = static_cast<GLuint>(g);
+  }
+  glUseProgram(prog.program.id());
+  for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
+    glBindTexture(GL_TEXTURE_2D, call.inputs[i]->texture());
+  }
+  glBindImageTexture(0, call.output->texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                     fp16 ? GL_RGBA16F : GL_RGBA32F);
+  if (groups[0] > 0 && groups[1] > 0 && groups[2] > 0)
+    glDispatchCompute(groups[0], groups[1], groups[2]);
+  // The next kernel samples what this one stored; readback goes through a pixel buffer.
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+  ++stats_.dispatches;
+  if (!prog.dispatched) {
+    prog.dispatched = true;
+    // llvmpipe compiles at the first dispatch: the program's cost ends when that one finishes.
+    glFinish();
+    if (fresh) {
+      stats_.compile_ms += ms_since(t0);
+      ++stats_.new_programs;
+    }
+    programs_->save(prog);
+  }
+  for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
+    glBindTexture(GL_TEXTURE_2D, 0);
+  }
+  glActiveTexture(GL_TEXTURE0);
+  if (GLenum err = glGetError(); err != GL_NO_ERROR)
+    throw std::runtime_error("gl backend: GL error 0x" + std::to_string(err) + " in " +
+                             call.shader);
+}
+
+runtime::BackendMemory GlBackend::memory() const {
+  runtime::BackendMemory m;
+  if (!programs_) return m;
+  m.bytes = programs_->binary_bytes();
+  m.details = std::to_string(programs_->size()) + " compute programs";
+  return m;
+}
+
+std::unique_ptr<runtime::Backend> make_gl_backend() {
+  return std::make_unique<GlBackend>();
+}
+
+}  // namespace tfjsi::gl

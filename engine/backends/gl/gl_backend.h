@@ -1,0 +1,109 @@
+// The `gl` backend: tensors in OpenGL textures (gl_tensor.h), ops as OpenGL 4.3 compute shaders
+// compiled lazily per (op, shapes, dtypes, precision), a program-binary cache on disk, lazy upload
+// and fenced readback. Nodes it does not support fall back to cpu through the executor.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "backends/gl/gl_tensor.h"
+#include "backends/gl/program_cache.h"
+#include "runtime/backend.h"
+
+namespace tfjsi::gl {
+
+// What the benchmark and the profiler read.
+struct GlStats {
+  double compile_ms = 0;  // building or loading new programs, up to the end of their first dispatch
+  double upload_ms = 0;   // host -> texture
+  double download_ms = 0;  // texture -> host, waiting included
+  std::int64_t uploads = 0, upload_bytes = 0, downloads = 0, dispatches = 0;
+  std::int64_t new_programs = 0;  // programs met for the first time (built or loaded)
+  // GL_TIME_ELAPSED per op, summed, when flag gl.timer_queries is on and the driver has them.
+  std::map<std::string, double> kernel_gpu_ms;
+};
+
+// One readback in flight: the texels go to a pixel buffer; a fence says when they are there.
+class PendingRead {
+ public:
+  // True once the data can be mapped without waiting (polls; never blocks).
+  bool ready();
+
+ private:
+  friend class GlBackend;
+  GlObject pbo;
+  GlFence fence;
+  TexLayout layout;
+  Shape shape;
+  std::optional<HostTensor> host;  // int32/bool data: no GPU work at all
+};
+
+struct KernelCall;
+
+class GlBackend : public runtime::Backend {
+ public:
+  GlBackend();
+  ~GlBackend() override;
+
+  std::string_view name() const override { return "gl"; }
+  int priority() const override { return 300; }
+  runtime::Availability availability() override;
+  void declare_flags(runtime::Flags& flags) override;
+  bool supports(const graph::Node& node) const override;
+  std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override;
+  HostTensor download(const runtime::TensorView& tensor) override;
+  std::vector<runtime::TensorView> run(const graph::Node& node,
+                                       std::span<const runtime::TensorView> inputs,
+                                       const runtime::RunContext& ctx) override;
+  runtime::BackendMemory memory() const override;
+
+  // Asynchronous readback: start it, poll ready() from a UI loop, then finish (which waits only
+  // if it is not ready yet).
+  PendingRead begin_read(const runtime::TensorView& tensor);
+  HostTensor finish_read(PendingRead& read);
+
+  // The token that keys the disk cache (a hash of the model bundle); flag gl.model_token too.
+  void set_model_token(std::string token);
+  // Folder of the disk cache (default ProgramCache::default_dir(); empty turns it off).
+  void set_program_cache_dir(std::filesystem::path dir);
+
+  const GlStats& stats();
+  void reset_stats() { stats_ = {}; }
+  // Null until availability() succeeded.
+  ProgramCache* programs() { return programs_.get(); }
+  const std::shared_ptr<GlContext>& context() const { return ctx_; }
+  bool float32_capable() const { return float32_capable_; }
+  // Whether new textures are RGBA16F (flag gl.float32_enabled off, or fp32 not capable).
+  bool fp16_active() const;
+
+  // For kernels (gl_op.h): runs one compute dispatch.
+  void dispatch(const KernelCall& call);
+  std::shared_ptr<GlTensorData> new_texture(const Shape& shape, bool fp16);
+
+ private:
+  void start();
+  bool probe_float32();
+  void resolve_timings(bool wait);
+
+  bool started_ = false;
+  runtime::Availability availability_;
+  std::shared_ptr<GlContext> ctx_;
+  std::unique_ptr<ProgramCache> programs_;
+  std::filesystem::path cache_dir_;
+  bool cache_dir_set_ = false;
+  bool float32_capable_ = false;
+  const runtime::Flags* flags_ = nullptr;  // the Engine's, which outlives its backends
+  GlStats stats_;
+  struct PendingTiming {
+    std::string op;
+    GlObject query;
+  };
+  std::vector<PendingTiming> timings_;
+};
+
+std::unique_ptr<runtime::Backend> make_gl_backend();
+
+}  // namespace tfjsi::gl

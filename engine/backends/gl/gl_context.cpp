@@ -1,0 +1,155 @@
+#include "backends/gl/gl_context.h"
+
+#include <stdexcept>
+#include <vector>
+
+namespace tfjsi::gl {
+namespace {
+
+std::string egl_error_text() {
+  return "EGL error 0x" + [] {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%04X", static_cast<unsigned>(eglGetError()));
+    return std::string(buf);
+  }();
+}
+
+EGLDisplay open_display(std::string& reason) {
+  // The surfaceless platform needs neither X nor a GPU device node; eglGetDisplay is the fallback
+  // for drivers without it (it may need an X server).
+  if (epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless") &&
+      epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_base")) {
+    EGLDisplay d =
+        eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    if (d != EGL_NO_DISPLAY) return d;
+  }
+  EGLDisplay d = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+  if (d == EGL_NO_DISPLAY) reason = "no EGL display (" + egl_error_text() + ")";
+  return d;
+}
+
+}  // namespace
+
+std::shared_ptr<GlContext> GlContext::create(std::string& reason) {
+  std::shared_ptr<GlContext> c(new GlContext());
+  c->display_ = open_display(reason);
+  if (c->display_ == EGL_NO_DISPLAY) return nullptr;
+  EGLint major = 0, minor = 0;
+  if (!eglInitialize(c->display_, &major, &minor)) {
+    reason = "no EGL display: eglInitialize failed (" + egl_error_text() + ")";
+    c->display_ = EGL_NO_DISPLAY;
+    return nullptr;
+  }
+  if (!eglBindAPI(EGL_OPENGL_API)) {
+    reason = "EGL cannot bind desktop OpenGL (" + egl_error_text() + ")";
+    return nullptr;
+  }
+  const bool surfaceless = epoxy_has_egl_extension(c->display_, "EGL_KHR_surfaceless_context");
+  const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE,
+                                   surfaceless ? 0 : EGL_PBUFFER_BIT, EGL_NONE};
+  EGLConfig config = nullptr;
+  EGLint num_configs = 0;
+  if (!eglChooseConfig(c->display_, config_attribs, &config, 1, &num_configs) || num_configs < 1) {
+    reason = "no EGL config for desktop OpenGL";
+    return nullptr;
+  }
+  const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                                4,
+                                EGL_CONTEXT_MINOR_VERSION,
+                                3,
+                                EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                EGL_NONE};
+  c->context_ = eglCreateContext(c->display_, config, EGL_NO_CONTEXT, ctx_attribs);
+  if (c->context_ == EGL_NO_CONTEXT) {
+    // Say which version the driver has, so the user learns why compute shaders are missing.
+    std::string have = "unknown version";
+    EGLContext any = eglCreateContext(c->display_, config, EGL_NO_CONTEXT, nullptr);
+    if (any != EGL_NO_CONTEXT) {
+      EGLSurface pb = EGL_NO_SURFACE;
+      if (!surfaceless) {
+        const EGLint pb_attribs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+        pb = eglCreatePbufferSurface(c->display_, config, pb_attribs);
+      }
+      if (eglMakeCurrent(c->display_, pb, pb, any)) {
+        const auto* v = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+        if (v) have = v;
+        eglMakeCurrent(c->display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+      }
+      if (pb != EGL_NO_SURFACE) eglDestroySurface(c->display_, pb);
+      eglDestroyContext(c->display_, any);
+    }
+    reason = "OpenGL " + have + " only: compute shaders need a 4.3 core context";
+    return nullptr;
+  }
+  if (!surfaceless) {
+    const EGLint pb_attribs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+    c->surface_ = eglCreatePbufferSurface(c->display_, config, pb_attribs);
+    if (c->surface_ == EGL_NO_SURFACE) {
+      reason = "no EGL pbuffer surface (" + egl_error_text() + ")";
+      return nullptr;
+    }
+  }
+  c->surface_kind_ = surfaceless ? "surfaceless" : "pbuffer";
+  if (!c->try_make_current()) {
+    reason = "eglMakeCurrent failed (" + egl_error_text() + ")";
+    return nullptr;
+  }
+  GLint gl_major = 0, gl_minor = 0;
+  glGetIntegerv(GL_MAJOR_VERSION, &gl_major);
+  glGetIntegerv(GL_MINOR_VERSION, &gl_minor);
+  auto str = [](GLenum e) {
+    const auto* s = reinterpret_cast<const char*>(glGetString(e));
+    return std::string(s ? s : "");
+  };
+  c->vendor_ = str(GL_VENDOR), c->renderer_ = str(GL_RENDERER), c->version_ = str(GL_VERSION);
+  if (gl_major * 10 + gl_minor < 43) {
+    reason = "OpenGL " + std::to_string(gl_major) + "." + std::to_string(gl_minor) +
+             " only: compute shaders need 4.3";
+    return nullptr;
+  }
+  GlLimits& l = c->limits_;
+  for (GLuint i = 0; i < 3; ++i) {
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i, &l.max_group_size[i]);
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i, &l.max_group_count[i]);
+  }
+  glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &l.max_group_invocations);
+  glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &l.max_shared_bytes);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
+  glGetIntegerv(GL_MAX_IMAGE_UNITS, &l.max_image_units);
+  glGetIntegerv(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS, &l.max_compute_texture_units);
+  glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &l.num_binary_formats);
+  GLint bits = 0;
+  glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
+  l.timer_queries = bits > 0;
+  if (l.max_group_invocations < 64 || l.max_image_units < 1 || l.max_compute_texture_units < 4) {
+    reason = "OpenGL compute limits too small (" + std::to_string(l.max_group_invocations) +
+             " invocations, " + std::to_string(l.max_compute_texture_units) + " texture units)";
+    return nullptr;
+  }
+  return c;
+}
+
+GlContext::~GlContext() {
+  if (display_ == EGL_NO_DISPLAY) return;
+  if (eglGetCurrentContext() == context_)
+    eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  if (context_ != EGL_NO_CONTEXT) eglDestroyContext(display_, context_);
+  if (surface_ != EGL_NO_SURFACE) eglDestroySurface(display_, surface_);
+  // The display is shared by every user in the process; eglTerminate would pull it from under
+  // other contexts (the GUI's), so it stays initialised.
+}
+
+bool GlContext::try_make_current() noexcept {
+  if (context_ == EGL_NO_CONTEXT) return false;
+  if (eglGetCurrentContext() == context_) return true;
+  return eglMakeCurrent(display_, surface_, surface_, context_) == EGL_TRUE;
+}
+
+void GlContext::make_current() {
+  if (!try_make_current())
+    throw std::runtime_error("gl backend: cannot make the OpenGL context current on this thread (" +
+                             egl_error_text() + ")");
+}
+
+}  // namespace tfjsi::gl

@@ -1,0 +1,58 @@
+// The backend's own headless OpenGL 4.3 core context (EGL, surfaceless where the driver offers it,
+// else a 1x1 pbuffer), with entry points through libepoxy, and the limits it reports. Made on the
+// thread that drives the engine; every GL call of the backend happens with it current.
+#pragma once
+
+#include <epoxy/egl.h>
+#include <epoxy/gl.h>
+
+#include <array>
+#include <memory>
+#include <string>
+
+namespace tfjsi::gl {
+
+// What the driver allows, queried once; kernels size their work groups from it.
+struct GlLimits {
+  std::array<GLint, 3> max_group_size{};
+  std::array<GLint, 3> max_group_count{};
+  GLint max_group_invocations = 0;
+  GLint max_shared_bytes = 0;
+  GLint max_texture_size = 0;
+  GLint max_image_units = 0;
+  GLint max_compute_texture_units = 0;  // samplers a compute shader may read
+  GLint num_binary_formats = 0;         // 0: program binaries cannot be saved
+  bool timer_queries = false;           // GL_TIME_ELAPSED works (GL_QUERY_COUNTER_BITS > 0)
+};
+
+class GlContext {
+ public:
+  // Starts a context; on failure returns null and says why in `reason` (never throws).
+  static std::shared_ptr<GlContext> create(std::string& reason);
+  ~GlContext();
+  GlContext(const GlContext&) = delete;
+  GlContext& operator=(const GlContext&) = delete;
+
+  // Makes the context current on this thread when it is not; throws std::runtime_error if EGL
+  // refuses (e.g. it is current on another thread).
+  void make_current();
+  // Same without throwing; false on failure (destructors use it).
+  bool try_make_current() noexcept;
+
+  const GlLimits& limits() const { return limits_; }
+  const std::string& vendor() const { return vendor_; }
+  const std::string& renderer() const { return renderer_; }
+  const std::string& version() const { return version_; }
+  // "surfaceless" or "pbuffer".
+  const std::string& surface_kind() const { return surface_kind_; }
+
+ private:
+  GlContext() = default;
+  EGLDisplay display_ = EGL_NO_DISPLAY;
+  EGLContext context_ = EGL_NO_CONTEXT;
+  EGLSurface surface_ = EGL_NO_SURFACE;
+  GlLimits limits_;
+  std::string vendor_, renderer_, version_, surface_kind_;
+};
+
+}  // namespace tfjsi::gl

@@ -1,0 +1,92 @@
+// What a gl kernel sees: its node, its inputs as textures (or host ints for shape-like parameters)
+// and a way to make outputs and run compute dispatches. Each op family lives in its own ops_*.cpp;
+// op_registry.cpp lists them all.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/gl/gl_backend.h"
+#include "graph/ir.h"
+
+namespace tfjsi::gl {
+
+// One compute dispatch: the shader file, its specialisation, the textures it reads and writes.
+struct KernelCall {
+  std::string shader;   // "binary.comp"
+  std::string defines;  // "#define OP 2\n..." (shapes, attributes): part of the program's key
+  std::string extra;    // generated GLSL placed between the prelude and the shader body
+  std::vector<const GlTensorData*> inputs;  // bound as samplers in0, in1, ...
+  GlTensorData* output = nullptr;           // bound as image out0
+  // Invocations along x, y, z; zeros mean one per output texel (W, H, N*C4).
+  std::array<std::int64_t, 3> grid{0, 0, 0};
+};
+
+class OpContext {
+ public:
+  OpContext(GlBackend& gl, const graph::Node& node, std::span<const runtime::TensorView> inputs,
+            bool fp16)
+      : gl_(gl), node_(node), inputs_(inputs), fp16_(fp16) {}
+
+  const graph::Node& node() const { return node_; }
+  std::size_t num_inputs() const { return inputs_.size(); }
+  const Shape& shape(std::size_t i) const;
+  // Input i as a float texture; throws ModelError naming the node otherwise.
+  const GlTensorData& tex(std::size_t i) const;
+  // Input i's values as integers (int32 inputs, or float holding integers).
+  std::vector<std::int64_t> ints(std::size_t i) const;
+  // A float scalar input (PadV2's value), read from its host copy or the GPU.
+  float scalar(std::size_t i) const;
+  // A new output texture; checks it fits the driver's limits.
+  std::shared_ptr<GlTensorData> output(const Shape& shape) const;
+  void dispatch(const KernelCall& call) const { gl_.dispatch(call); }
+  // One output view.
+  static std::vector<runtime::TensorView> result(std::shared_ptr<GlTensorData> d, Shape shape) {
+    return {runtime::TensorView{std::move(d), DType::Float32, std::move(shape)}};
+  }
+
+  [[noreturn]] void fail(std::string_view what) const;
+  void expect_inputs(std::size_t min, std::size_t max) const;
+  // Attribute readers that accept the forms model.json may give.
+  std::vector<std::int64_t> int_list(std::string_view key, std::vector<std::int64_t> fb) const;
+  std::vector<std::string> string_list(std::string_view key) const;
+  float float_attr(std::string_view key, float fallback) const;
+  std::int64_t int_attr(std::string_view key, std::int64_t fallback) const;
+
+ private:
+  GlBackend& gl_;
+  const graph::Node& node_;
+  std::span<const runtime::TensorView> inputs_;
+  bool fp16_;
+};
+
+using GlOpRun = std::vector<runtime::TensorView> (*)(OpContext& ctx);
+// Static checks on the node's attributes (not its shapes): false keeps the node on cpu.
+using GlOpSupports = bool (*)(const graph::Node& node);
+
+struct GlOpEntry {
+  std::string_view op;
+  GlOpRun run;
+  GlOpSupports supports;  // null: every node of this op
+};
+
+std::span<const GlOpEntry> gl_op_registry();
+const GlOpEntry* find_gl_op(std::string_view op);
+
+// "#define NAME value\n".
+std::string def(std::string_view name, std::int64_t value);
+std::string def(std::string_view name, float value);
+// The #defines for a tensor layout: PREFIX_N, _H, _W, _C, _C4.
+std::string def_layout(std::string_view prefix, const TexLayout& l);
+
+// Shared attribute helpers.
+std::vector<std::int64_t> node_int_list(const graph::Node& n, std::string_view key,
+                                        std::vector<std::int64_t> fallback);
+std::vector<std::string> node_string_list(const graph::Node& n, std::string_view key);
+std::string node_string(const graph::Node& n, std::string_view key, std::string fallback);
+
+}  // namespace tfjsi::gl

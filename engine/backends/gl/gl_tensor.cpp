@@ -1,0 +1,79 @@
+#include "backends/gl/gl_tensor.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace tfjsi::gl {
+
+std::optional<TexLayout> layout_of(const Shape& shape) {
+  if (shape.size() > 4) return std::nullopt;
+  std::array<std::int64_t, 4> d{1, 1, 1, 1};
+  const std::size_t off = 4 - shape.size();
+  for (std::size_t i = 0; i < shape.size(); ++i) d[off + i] = shape[i];
+  return TexLayout{d[0], d[1], d[2], d[3]};
+}
+
+bool fits(const Shape& shape, const GlLimits& limits) {
+  const auto l = layout_of(shape);
+  if (!l) return false;
+  for (auto v : shape)
+    if (v < 0) return false;
+  const std::int64_t max = limits.max_texture_size;
+  return l->width() <= max && l->height() <= max;
+}
+
+std::size_t GlTensorData::bytes() const {
+  if (!texture_) return host_ ? host_->byte_size() : 0;
+  const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());
+  return texels * (fp16_ ? 8 : 16);
+}
+
+GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16) {
+  GlObject tex(ctx, GlKind::Texture);
+  glBindTexture(GL_TEXTURE_2D, tex.id());
+  const auto w = static_cast<GLsizei>(layout.tex_width());
+  const auto h = static_cast<GLsizei>(layout.tex_height());
+  glTexStorage2D(GL_TEXTURE_2D, 1, fp16 ? GL_RGBA16F : GL_RGBA32F, w, h);
+  // Nearest and one level: texelFetch needs a complete texture.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  if (glGetError() != GL_NO_ERROR)
+    throw std::runtime_error("gl backend: cannot allocate a " + std::to_string(w) + "x" +
+                             std::to_string(h) + " texture");
+  return tex;
+}
+
+std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& l) {
+  const std::int64_t C4 = l.c4();
+  std::vector<float> out(static_cast<std::size_t>(l.width() * l.height() * 4), 0.f);
+  const auto src = t.values<float>();
+  for (std::int64_t n = 0; n < l.n; ++n)
+    for (std::int64_t h = 0; h < l.h; ++h)
+      for (std::int64_t w = 0; w < l.w; ++w) {
+        const float* px = src.data() + ((n * l.h + h) * l.w + w) * l.c;
+        for (std::int64_t c = 0; c < l.c; ++c) {
+          const std::int64_t y = (n * C4 + c / 4) * l.h + h;
+          out[static_cast<std::size_t>((y * l.w + w) * 4 + c % 4)] = px[c];
+        }
+      }
+  return out;
+}
+
+HostTensor unpack_phwc4(std::span<const float> texels, const TexLayout& l, const Shape& shape) {
+  HostTensor t = HostTensor::zeros(DType::Float32, shape);
+  auto dst = t.mutable_values<float>();
+  const std::int64_t C4 = l.c4();
+  for (std::int64_t n = 0; n < l.n; ++n)
+    for (std::int64_t h = 0; h < l.h; ++h)
+      for (std::int64_t w = 0; w < l.w; ++w) {
+        float* px = dst.data() + ((n * l.h + h) * l.w + w) * l.c;
+        for (std::int64_t c = 0; c < l.c; ++c) {
+          const std::int64_t y = (n * C4 + c / 4) * l.h + h;
+          px[c] = texels[static_cast<std::size_t>((y * l.w + w) * 4 + c % 4)];
+        }
+      }
+  return t;
+}
+
+}  // namespace tfjsi::gl

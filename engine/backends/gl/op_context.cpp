@@ -1,0 +1,152 @@
+#include <cmath>
+#include <cstdio>
+
+#include "backends/gl/gl_op.h"
+#include "core/error.h"
+
+namespace tfjsi::gl {
+
+std::string def(std::string_view name, std::int64_t value) {
+  return "#define " + std::string(name) + " " + std::to_string(value) + "\n";
+}
+
+std::string def(std::string_view name, float value) {
+  // Nine significant digits round-trip a float exactly; non-finite values have no GLSL literal.
+  char buf[48];
+  if (std::isnan(value))
+    std::snprintf(buf, sizeof buf, "(0.0 / 0.0)");
+  else if (std::isinf(value))
+    std::snprintf(buf, sizeof buf, "(%s1.0 / 0.0)", value < 0 ? "-" : "");
+  else
+    std::snprintf(buf, sizeof buf, "%.9e", static_cast<double>(value));
+  return "#define " + std::string(name) + " " + buf + "\n";
+}
+
+std::string def_layout(std::string_view prefix, const TexLayout& l) {
+  const std::string p(prefix);
+  return def(p + "_N", l.n) + def(p + "_H", l.h) + def(p + "_W", l.w) + def(p + "_C", l.c) +
+         def(p + "_C4", l.c4());
+}
+
+std::vector<std::int64_t> node_int_list(const graph::Node& n, std::string_view key,
+                                        std::vector<std::int64_t> fallback) {
+  const graph::AttrValue* a = n.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<std::vector<std::int64_t>>(a)) return *v;
+  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty()) return {};
+  if (auto* v = std::get_if<std::vector<std::string>>(a); v && v->empty()) return {};
+  graph::throw_attr_error(n, key, "must be a list of integers");
+}
+
+std::vector<std::string> node_string_list(const graph::Node& n, std::string_view key) {
+  const graph::AttrValue* a = n.attr(key);
+  if (!a) return {};
+  if (auto* v = std::get_if<std::vector<std::string>>(a)) return *v;
+  if (auto* v = std::get_if<std::vector<std::int64_t>>(a); v && v->empty()) return {};
+  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty()) return {};
+  graph::throw_attr_error(n, key, "must be a list of strings");
+}
+
+std::string node_string(const graph::Node& n, std::string_view key, std::string fallback) {
+  const graph::AttrValue* a = n.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<std::string>(a)) return *v;
+  return fallback;
+}
+
+void OpContext::fail(std::string_view what) const {
+  throw ModelError("node '" + node_.name + "' (" + node_.op + ") on gl: " + std::string(what));
+}
+
+void OpContext::expect_inputs(std::size_t min, std::size_t max) const {
+  if (inputs_.size() < min || inputs_.size() > max)
+    fail("expected " + std::to_string(min) + (min == max ? "" : " to " + std::to_string(max)) +
+         " inputs, got " + std::to_string(inputs_.size()));
+}
+
+const Shape& OpContext::shape(std::size_t i) const {
+  if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
+  return inputs_[i].shape;
+}
+
+const GlTensorData& OpContext::tex(std::size_t i) const {
+  if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
+  const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
+  if (!d || d->on_host() || inputs_[i].dtype != DType::Float32)
+    fail("input " + std::to_string(i) + " must be a float32 tensor, got " +
+         std::string(to_string(inputs_[i].dtype)));
+  // A reshape may share the data under another shape of the same padded layout only.
+  const auto l = layout_of(inputs_[i].shape);
+  if (!l || !(*l == d->layout()))
+    fail("input " + std::to_string(i) + " of shape " + shape_to_string(inputs_[i].shape) +
+         " does not match its texture");
+  return *d;
+}
+
+std::vector<std::int64_t> OpContext::ints(std::size_t i) const {
+  if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
+  const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
+  if (!d) fail("input " + std::to_string(i) + " is not gl data");
+  HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
+  std::vector<std::int64_t> out;
+  if (!h.buffer || h.buffer->size() < h.byte_size())
+    fail("input " + std::to_string(i) + " has no data");
+  if (h.dtype == DType::Int32) {
+    for (auto v : h.values<std::int32_t>()) out.push_back(v);
+  } else if (h.dtype == DType::Float32) {
+    for (float v : h.values<float>()) {
+      if (!std::isfinite(v) || v != std::floor(v) || std::fabs(v) > 2e9f)
+        fail("input " + std::to_string(i) + " must hold integers");
+      out.push_back(static_cast<std::int64_t>(v));
+    }
+  } else {
+    fail("input " + std::to_string(i) + " must be int32");
+  }
+  return out;
+}
+
+float OpContext::scalar(std::size_t i) const {
+  if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
+  const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
+  if (!d) fail("input " + std::to_string(i) + " is not gl data");
+  HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
+  if (h.num_elements() != 1) fail("input " + std::to_string(i) + " must be a scalar");
+  if (h.dtype == DType::Int32) return static_cast<float>(h.values<std::int32_t>()[0]);
+  if (h.dtype == DType::Float32) return h.values<float>()[0];
+  fail("input " + std::to_string(i) + " must be a number");
+}
+
+std::shared_ptr<GlTensorData> OpContext::output(const Shape& shape) const {
+  for (auto v : shape)
+    if (v < 0) fail("output shape " + shape_to_string(shape) + " is invalid");
+  try {
+    return gl_.new_texture(shape, fp16_);
+  } catch (const ModelError& e) {
+    fail(e.what());
+  }
+}
+
+std::vector<std::int64_t> OpContext::int_list(std::string_view key,
+                                              std::vector<std::int64_t> fb) const {
+  return node_int_list(node_, key, std::move(fb));
+}
+std::vector<std::string> OpContext::string_list(std::string_view key) const {
+  return node_string_list(node_, key);
+}
+float OpContext::float_attr(std::string_view key, float fallback) const {
+  const graph::AttrValue* a = node_.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<float>(a)) return *v;
+  if (auto* v = std::get_if<std::int64_t>(a)) return static_cast<float>(*v);
+  graph::throw_attr_error(node_, key, "must be a number");
+}
+std::int64_t OpContext::int_attr(std::string_view key, std::int64_t fallback) const {
+  const graph::AttrValue* a = node_.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<std::int64_t>(a)) return *v;
+  if (auto* v = std::get_if<float>(a); v && *v == std::floor(*v))
+    return static_cast<std::int64_t>(*v);
+  graph::throw_attr_error(node_, key, "must be an integer");
+}
+
+}  // namespace tfjsi::gl

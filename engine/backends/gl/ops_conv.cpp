@@ -1,0 +1,207 @@
+// Convolutions and matrix products: Conv2D, _FusedConv2D, DepthwiseConv2dNative,
+// FusedDepthwiseConv2dNative, Conv2DBackpropInput, MatMul, _FusedMatMul.
+#include <algorithm>
+#include <cctype>
+
+#include "backends/gl/gl_op.h"
+#include "backends/gl/shader_library.h"
+#include "backends/gl/window.h"
+
+namespace tfjsi::gl {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// The activation code of common.glsl for a fused_ops entry; -1 when gl has none.
+int activation_code(const std::string& name) {
+  const std::string a = lower(name);
+  if (a.empty()) return 0;
+  if (a == "relu") return 1;
+  if (a == "relu6") return 2;
+  if (a == "elu") return 3;
+  if (a == "leakyrelu") return 4;
+  if (a == "prelu") return 5;
+  if (a == "sigmoid") return 6;
+  return -1;
+}
+
+// What fused nodes add after the main op: [] or [BiasAdd] or [BiasAdd, activation].
+bool fused_supported(const graph::Node& n) {
+  std::vector<std::string> ops;
+  try {
+    ops = node_string_list(n, "fused_ops");
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (ops.empty()) return n.inputs.size() == 2;
+  if (ops.size() > 2 || lower(ops[0]) != "biasadd") return false;
+  const int act = activation_code(ops.size() > 1 ? ops[1] : "");
+  if (act < 0) return false;
+  return n.inputs.size() == (act == 5 ? 4u : 3u);
+}
+
+// Fills the epilogue's #defines and binds bias (in2) and Prelu alpha (in3).
+void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fused) {
+  int act = 0;
+  bool bias = false;
+  if (fused) {
+    const auto ops = c.string_list("fused_ops");
+    if (!ops.empty()) {
+      if (lower(ops[0]) != "biasadd") c.fail("fused op '" + ops[0] + "' is not supported");
+      bias = true;
+      act = activation_code(ops.size() > 1 ? ops[1] : "");
+      if (act < 0) c.fail("fused activation '" + ops[1] + "' is not supported");
+    }
+  }
+  const std::size_t want = 2 + (bias ? 1 : 0) + (act == 5 ? 1 : 0);
+  c.expect_inputs(want, want);
+  auto per_channel = [&](std::size_t i, const char* what) {
+    const auto l = layout_of(c.shape(i));
+    if (!l || l->n != 1 || l->h != 1 || l->w != 1 || (l->c != 1 && l->c != channels))
+      c.fail(std::string(what) + " of shape " + shape_to_string(c.shape(i)) +
+             " is not per output channel (" + std::to_string(channels) + ")");
+    call.inputs.push_back(&c.tex(i));
+  };
+  if (bias) per_channel(2, "bias");
+  if (act == 5) per_channel(3, "prelu alpha");
+  call.defines += def("HAS_BIAS", std::int64_t{bias}) + def("ACT", std::int64_t{act}) +
+                  def("ACT_IS_PRELU", std::int64_t{act == 5}) +
+                  def("ALPHA", c.float_attr("leakyrelu_alpha", 0.2f));
+  call.extra += shader_source("epilogue.glsl");
+}
+
+std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
+  if (c.num_inputs() < 2) c.fail("needs input and filter");
+  const Shape &x = c.shape(0), &f = c.shape(1);
+  if (x.size() != 4 || f.size() != 4) c.fail("input and filter must have rank 4");
+  if (f[2] != x[3])
+    c.fail("filter " + shape_to_string(f) + " does not match the input channels of " +
+           shape_to_string(x));
+  const Window w = window(c, x[1], x[2], f[0], f[1], c.int_list("strides", {1, 1, 1, 1}),
+                          c.int_list("dilations", {1, 1, 1, 1}));
+  const Shape out_shape{x[0], w.out_h, w.out_w, f[3]};
+  KernelCall call;
+  call.shader = "conv2d.comp";
+  call.inputs = {&c.tex(0), &c.tex(1)};
+  call.defines = window_defines(w);
+  add_epilogue(c, call, f[3], fused);
+  auto out = c.output(out_shape);
+  call.output = out.get();
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+
+std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
+  if (c.num_inputs() < 2) c.fail("needs input and filter");
+  const Shape &x = c.shape(0), &f = c.shape(1);
+  if (x.size() != 4 || f.size() != 4) c.fail("input and filter must have rank 4");
+  if (f[2] != x[3])
+    c.fail("filter " + shape_to_string(f) + " does not match the input channels of " +
+           shape_to_string(x));
+  const Window w = window(c, x[1], x[2], f[0], f[1], c.int_list("strides", {1, 1, 1, 1}),
+                          c.int_list("dilations", {1, 1, 1, 1}));
+  const Shape out_shape{x[0], w.out_h, w.out_w, f[2] * f[3]};
+  KernelCall call;
+  call.shader = "depthwise.comp";
+  call.inputs = {&c.tex(0), &c.tex(1)};
+  call.defines = window_defines(w) + def("MULT", f[3]);
+  add_epilogue(c, call, out_shape[3], fused);
+  auto out = c.output(out_shape);
+  call.output = out.get();
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+
+std::vector<runtime::TensorView> conv2d(OpContext& c) {
+  return conv(c, false);
+}
+std::vector<runtime::TensorView> fused_conv2d(OpContext& c) {
+  return conv(c, true);
+}
+std::vector<runtime::TensorView> depthwise2d(OpContext& c) {
+  return depthwise(c, false);
+}
+std::vector<runtime::TensorView> fused_depthwise2d(OpContext& c) {
+  return depthwise(c, true);
+}
+
+std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
+  c.expect_inputs(3, 3);
+  const auto sizes = c.ints(0);
+  const Shape &f = c.shape(1), &dy = c.shape(2);
+  if (sizes.size() != 4 || f.size() != 4 || dy.size() != 4)
+    c.fail("input_sizes, filter and out_backprop must describe rank-4 tensors");
+  const Shape out_shape(sizes.begin(), sizes.end());
+  if (f[2] != out_shape[3] || f[3] != dy[3] || dy[0] != out_shape[0])
+    c.fail("filter " + shape_to_string(f) + " does not match input_sizes " +
+           shape_to_string(out_shape) + " and out_backprop " + shape_to_string(dy));
+  const auto dil = c.int_list("dilations", {1, 1, 1, 1});
+  if (dil.size() == 4 && (dil[1] != 1 || dil[2] != 1)) c.fail("dilations must be 1");
+  // The padding of the forward convolution whose input gradient this is.
+  const Window w = window(c, out_shape[1], out_shape[2], f[0], f[1],
+                          c.int_list("strides", {1, 1, 1, 1}), {1, 1, 1, 1});
+  if (w.out_h != dy[1] || w.out_w != dy[2])
+    c.fail("out_backprop " + shape_to_string(dy) + " does not match the forward output " +
+           std::to_string(w.out_h) + "x" + std::to_string(w.out_w));
+  KernelCall call;
+  call.shader = "conv_transpose.comp";
+  call.inputs = {&c.tex(2), &c.tex(1)};
+  call.defines = window_defines(w);
+  auto out = c.output(out_shape);
+  call.output = out.get();
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+
+std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
+  if (c.num_inputs() < 2) c.fail("needs two inputs");
+  const Shape &a = c.shape(0), &b = c.shape(1);
+  if (a.size() != 2 || b.size() != 2) c.fail("MatMul on gl takes rank-2 inputs");
+  const bool ta = c.node().attr_or<bool>("transpose_a", false);
+  const bool tb = c.node().attr_or<bool>("transpose_b", false);
+  const std::int64_t m = ta ? a[1] : a[0], k = ta ? a[0] : a[1];
+  const std::int64_t kb = tb ? b[1] : b[0], n = tb ? b[0] : b[1];
+  if (k != kb)
+    c.fail("inner dimensions differ: " + shape_to_string(a) + " x " + shape_to_string(b));
+  const Shape out_shape{m, n};
+  KernelCall call;
+  call.shader = "matmul.comp";
+  call.inputs = {&c.tex(0), &c.tex(1)};
+  call.defines = def("K", k) + def("TA", std::int64_t{ta}) + def("TB", std::int64_t{tb});
+  add_epilogue(c, call, n, fused);
+  auto out = c.output(out_shape);
+  call.output = out.get();
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+
+std::vector<runtime::TensorView> matmul_plain(OpContext& c) {
+  return matmul(c, false);
+}
+std::vector<runtime::TensorView> matmul_fused(OpContext& c) {
+  return matmul(c, true);
+}
+
+bool two_inputs(const graph::Node& n) {
+  return n.inputs.size() == 2;
+}
+
+}  // namespace
+
+extern const GlOpEntry kConvOps[];
+extern const std::size_t kNumConvOps;
+const GlOpEntry kConvOps[] = {
+    {"Conv2D", conv2d, two_inputs},
+    {"_FusedConv2D", fused_conv2d, fused_supported},
+    {"DepthwiseConv2dNative", depthwise2d, two_inputs},
+    {"FusedDepthwiseConv2dNative", fused_depthwise2d, fused_supported},
+    {"Conv2DBackpropInput", conv2d_backprop_input, nullptr},
+    {"MatMul", matmul_plain, two_inputs},
+    {"_FusedMatMul", matmul_fused, fused_supported},
+};
+const std::size_t kNumConvOps = std::size(kConvOps);
+
+}  // namespace tfjsi::gl

@@ -1,0 +1,173 @@
+// Ops over spatial windows and rows: MaxPool, AvgPool, Mean, Softmax, ResizeBilinear,
+// DepthToSpace.
+#include <algorithm>
+#include <set>
+
+#include "backends/gl/gl_op.h"
+#include "backends/gl/window.h"
+
+namespace tfjsi::gl {
+namespace {
+
+std::vector<runtime::TensorView> pool(OpContext& c, bool avg) {
+  c.expect_inputs(1, 1);
+  const Shape& x = c.shape(0);
+  if (x.size() != 4) c.fail("input must have rank 4");
+  const auto k = c.int_list("ksize", {});
+  if (k.size() != 4 || k[0] != 1 || k[3] != 1) c.fail("ksize must be [1, kh, kw, 1]");
+  const Window w =
+      window(c, x[1], x[2], k[1], k[2], c.int_list("strides", {1, 1, 1, 1}), {1, 1, 1, 1});
+  const Shape out_shape{x[0], w.out_h, w.out_w, x[3]};
+  auto out = c.output(out_shape);
+  KernelCall call;
+  call.shader = "pool.comp";
+  call.defines = window_defines(w) + def("AVG", std::int64_t{avg});
+  call.inputs = {&c.tex(0)};
+  call.output = out.get();
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+std::vector<runtime::TensorView> max_pool(OpContext& c) {
+  return pool(c, false);
+}
+std::vector<runtime::TensorView> avg_pool(OpContext& c) {
+  return pool(c, true);
+}
+
+// Flat row-major index of padded output index o, as GLSL.
+std::string out_flat() {
+  return "  int f = ((o.x * OUT_H + o.y) * OUT_W + o.z) * OUT_C + o.w;\n";
+}
+// Splits f over the 4 dims D0..D3 into i0..i3, as GLSL.
+std::string split_flat(const std::array<std::int64_t, 4>& d) {
+  return "  int i3 = f % " + std::to_string(d[3]) + "; f /= " + std::to_string(d[3]) +
+         ";\n  int i2 = f % " + std::to_string(d[2]) + "; f /= " + std::to_string(d[2]) +
+         ";\n  int i1 = f % " + std::to_string(d[1]) + "; int i0 = f / " + std::to_string(d[1]) +
+         ";\n";
+}
+
+std::vector<runtime::TensorView> mean(OpContext& c) {
+  c.expect_inputs(2, 2);
+  const Shape& x = c.shape(0);
+  const int rank = static_cast<int>(x.size());
+  std::set<int> axes;
+  for (auto a : c.ints(1)) {
+    if (a < -rank || a >= rank) c.fail("axis " + std::to_string(a) + " is out of range");
+    axes.insert(static_cast<int>(a < 0 ? a + rank : a));
+  }
+  const bool keep = c.node().attr_or<bool>("keep_dims", false);
+  Shape out_shape;
+  for (int i = 0; i < rank; ++i) {
+    if (!axes.count(i))
+      out_shape.push_back(x[static_cast<std::size_t>(i)]);
+    else if (keep)
+      out_shape.push_back(1);
+  }
+  for (int a : axes)
+    if (x[static_cast<std::size_t>(a)] == 0) c.fail("mean over an empty axis");
+  auto out = c.output(out_shape);
+  KernelCall call;
+  call.inputs = {&c.tex(0)};
+  call.output = out.get();
+  if (rank == 4 && axes == std::set<int>{1, 2}) {
+    // Global average pooling: whole texels at a time.
+    call.shader = "mean_hw.comp";
+    call.defines = def("KEEP", std::int64_t{keep});
+  } else {
+    // Any other axes: each output lane sums its reduced box lane by lane.
+    const std::size_t off = 4 - x.size();
+    std::array<std::int64_t, 4> kept{1, 1, 1, 1}, red{1, 1, 1, 1};
+    for (int i = 0; i < rank; ++i)
+      (axes.count(i) ? red : kept)[off + static_cast<std::size_t>(i)] =
+          x[static_cast<std::size_t>(i)];
+    std::int64_t count = red[0] * red[1] * red[2] * red[3];
+    std::string g =
+        "float source_lane(ivec4 o) {\n" + out_flat() + split_flat(kept) + "  float acc = 0.0;\n";
+    g += "  for (int a = 0; a < " + std::to_string(red[0]) + "; ++a)\n";
+    g += "  for (int b = 0; b < " + std::to_string(red[1]) + "; ++b)\n";
+    g += "  for (int d = 0; d < " + std::to_string(red[2]) + "; ++d)\n";
+    g += "  for (int e = 0; e < " + std::to_string(red[3]) + "; ++e)\n";
+    g += "    acc += lane_in0(i0 + a, i1 + b, i2 + d, i3 + e);\n";
+    g += "  return acc / " + std::to_string(count) + ".0;\n}\n";
+    call.shader = "gather_lanes.comp";
+    call.extra = g;
+  }
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+
+std::vector<runtime::TensorView> softmax(OpContext& c) {
+  c.expect_inputs(1, 1);
+  const Shape& x = c.shape(0);
+  if (x.empty()) c.fail("softmax needs rank >= 1");
+  auto out = c.output(x);
+  KernelCall call;
+  call.shader = "softmax.comp";
+  call.inputs = {&c.tex(0)};
+  call.output = out.get();
+  const TexLayout& l = out->layout();
+  call.grid = {l.w, l.h, l.n};
+  c.dispatch(call);
+  return OpContext::result(out, x);
+}
+
+std::vector<runtime::TensorView> resize_bilinear(OpContext& c) {
+  c.expect_inputs(2, 2);
+  const Shape& x = c.shape(0);
+  if (x.size() != 4) c.fail("images must have rank 4");
+  const auto size = c.ints(1);
+  if (size.size() != 2 || size[0] < 0 || size[1] < 0) c.fail("size must hold two sizes >= 0");
+  const bool align = c.node().attr_or<bool>("align_corners", false);
+  const bool half = c.node().attr_or<bool>("half_pixel_centers", false);
+  if (align && half) c.fail("align_corners and half_pixel_centers cannot both be true");
+  if ((x[1] == 0 || x[2] == 0) && size[0] * size[1] > 0) c.fail("cannot resize an empty image");
+  auto ratio = [&](std::int64_t in, std::int64_t out) {
+    const bool ac = align && out > 1;
+    return static_cast<float>(static_cast<double>(ac ? in - 1 : in) /
+                              static_cast<double>(ac ? out - 1 : std::max<std::int64_t>(out, 1)));
+  };
+  const Shape out_shape{x[0], size[0], size[1], x[3]};
+  auto out = c.output(out_shape);
+  KernelCall call;
+  call.shader = "resize_bilinear.comp";
+  call.defines = def("HALF_PIXEL", std::int64_t{half}) + def("RATIO_H", ratio(x[1], size[0])) +
+                 def("RATIO_W", ratio(x[2], size[1]));
+  call.inputs = {&c.tex(0)};
+  call.output = out.get();
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+
+std::vector<runtime::TensorView> depth_to_space(OpContext& c) {
+  c.expect_inputs(1, 1);
+  const Shape& x = c.shape(0);
+  const std::int64_t b = c.int_attr("block_size", 0);
+  if (x.size() != 4) c.fail("input must have rank 4");
+  if (b < 2 || x[3] % (b * b) != 0)
+    c.fail("block_size " + std::to_string(b) + " must be >= 2 and its square divide the channels");
+  const Shape out_shape{x[0], x[1] * b, x[2] * b, x[3] / (b * b)};
+  auto out = c.output(out_shape);
+  KernelCall call;
+  call.shader = "depth_to_space.comp";
+  call.defines = def("BLOCK", b);
+  call.inputs = {&c.tex(0)};
+  call.output = out.get();
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+
+}  // namespace
+
+extern const GlOpEntry kSpatialOps[];
+extern const std::size_t kNumSpatialOps;
+const GlOpEntry kSpatialOps[] = {
+    {"MaxPool", max_pool, nullptr},
+    {"AvgPool", avg_pool, nullptr},
+    {"Mean", mean, nullptr},
+    {"Softmax", softmax, nullptr},
+    {"ResizeBilinear", resize_bilinear, nullptr},
+    {"DepthToSpace", depth_to_space, nullptr},
+};
+const std::size_t kNumSpatialOps = std::size(kSpatialOps);
+
+}  // namespace tfjsi::gl

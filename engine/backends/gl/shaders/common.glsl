@@ -1,0 +1,31 @@
+// Shared by every kernel: the activations of fused nodes and of the standalone ops.
+#define ACT_NONE 0
+#define ACT_RELU 1
+#define ACT_RELU6 2
+#define ACT_ELU 3
+#define ACT_LEAKY 4
+#define ACT_PRELU 5
+#define ACT_SIGMOID 6
+#define ACT_TANH 7
+
+// NaN passes through relu and relu6 (comparisons with NaN are false), as on TF.js cpu.
+vec4 act_relu(vec4 x) { return mix(x, vec4(0.0), lessThan(x, vec4(0.0))); }
+vec4 act_relu6(vec4 x) {
+  vec4 r = act_relu(x);
+  return mix(r, vec4(6.0), greaterThan(r, vec4(6.0)));
+}
+vec4 act_elu(vec4 x) { return mix(x, exp(x) - 1.0, lessThan(x, vec4(0.0))); }
+vec4 act_leaky(vec4 x, vec4 a) { return mix(x, a * x, lessThan(x, vec4(0.0))); }
+vec4 act_sigmoid(vec4 x) { return 1.0 / (1.0 + exp(-x)); }
+// tanh through exp overflows to inf/inf for large |x| on some drivers; past 15 it is +-1 in fp32.
+vec4 act_tanh(vec4 x) { return tanh(clamp(x, -15.0, 15.0)); }
+
+vec4 activate(int act, vec4 x, vec4 alpha) {
+  if (act == ACT_RELU) return act_relu(x);
+  if (act == ACT_RELU6) return act_relu6(x);
+  if (act == ACT_ELU) return act_elu(x);
+  if (act == ACT_LEAKY || act == ACT_PRELU) return act_leaky(x, alpha);
+  if (act == ACT_SIGMOID) return act_sigmoid(x);
+  if (act == ACT_TANH) return act_tanh(x);
+  return x;
+}

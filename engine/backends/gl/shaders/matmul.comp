@@ -1,0 +1,29 @@
+// MatMul [M,K] x [K,N] (TA/TB transpose the stored operands) with the fused epilogue. 2-D tensors
+// are stored as [1,1,rows,cols]: row r is texel column w = r.
+void main() {
+  int n, h, m, s;
+  if (!out_texel(n, h, m, s)) return;
+  vec4 acc = vec4(0.0);
+  for (int k4 = 0; k4 < (K + 3) / 4; ++k4) {
+#if TA
+    vec4 a = vec4(0.0);
+    for (int j = 0; j < 4; ++j)
+      if (4 * k4 + j < K) a[j] = lane_in0(0, 0, 4 * k4 + j, m);
+#else
+    vec4 a = load_in0(0, 0, m, k4);
+#endif
+    for (int j = 0; j < 4; ++j) {
+      int k = 4 * k4 + j;
+      if (k >= K) break;
+#if TB
+      vec4 b = vec4(0.0);
+      for (int i = 0; i < 4; ++i)
+        if (4 * s + i < OUT_C) b[i] = lane_in1(0, 0, 4 * s + i, k);
+#else
+      vec4 b = load_in1(0, 0, k, s);
+#endif
+      acc += a[j] * b;
+    }
+  }
+  store_out(n, h, m, s, epilogue(acc, s));
+}

@@ -1,0 +1,107 @@
+// Shared by the gl suites: one gl backend on the headless EGL path, and running a node on gl and on
+// the cpu kernels (the ground truth) with the same inputs.
+#pragma once
+
+#include <QtTest>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/kernel.h"
+#include "backends/gl/gl_backend.h"
+#include "graph/ir.h"
+#include "runtime/flags.h"
+
+namespace tfjsi::test {
+
+// Random floats in [lo, hi), from a fixed seed per call site.
+inline HostTensor random_tensor(Shape shape, std::uint32_t seed, float lo = -1.f, float hi = 1.f) {
+  HostTensor t = HostTensor::zeros(DType::Float32, std::move(shape));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  for (float& v : t.mutable_values<float>()) v = d(rng);
+  return t;
+}
+
+inline HostTensor int_tensor(std::vector<std::int32_t> values, Shape shape = {}) {
+  if (shape.empty() && values.size() != 1) shape = {static_cast<std::int64_t>(values.size())};
+  HostTensor t = HostTensor::zeros(DType::Int32, std::move(shape));
+  auto dst = t.mutable_values<std::int32_t>();
+  for (std::size_t i = 0; i < values.size(); ++i) dst[i] = values[i];
+  return t;
+}
+
+inline graph::Node make_node(std::string op, std::size_t num_inputs = 1) {
+  graph::Node n;
+  n.name = "test_" + op;
+  n.op = std::move(op);
+  for (std::size_t i = 0; i < num_inputs; ++i) n.inputs.push_back({static_cast<int>(i), 0});
+  n.attrs["T"] = graph::TypeAttr{"DT_FLOAT"};
+  n.outputs.push_back({DType::Float32, PartialShape::unknown()});
+  return n;
+}
+
+// The gl backend and its flags, started once per suite.
+struct GlFixture {
+  std::unique_ptr<gl::GlBackend> gl = std::make_unique<gl::GlBackend>();
+  runtime::Flags flags;
+  GlFixture() {
+    flags.define("prod", false, "");
+    flags.define("debug", false, "");
+    gl->declare_flags(flags);
+  }
+  void set_fp16(bool on) { flags.set_value("gl.float32_enabled", !on); }
+
+  HostTensor run_gl(const graph::Node& node, const std::vector<HostTensor>& inputs) {
+    std::vector<runtime::TensorView> views;
+    for (const HostTensor& h : inputs) views.push_back({gl->upload(h), h.dtype, h.shape});
+    runtime::RunContext ctx{nullptr, flags};
+    auto out = gl->run(node, views, ctx);
+    if (out.size() != 1) throw std::runtime_error("expected one output");
+    return gl->download(out[0]);
+  }
+};
+
+inline HostTensor run_cpu(const graph::Node& node, const std::vector<HostTensor>& inputs) {
+  cpu::Kernel k = cpu::find_kernel(node.op);
+  if (!k) throw std::runtime_error("no cpu kernel for " + node.op);
+  cpu::KernelContext ctx{node, inputs, nullptr};
+  auto out = k(ctx);
+  return out.at(0);
+}
+
+// fp32: 1e-4 of the output's magnitude. fp16: textures keep 11 significant bits and Mesa
+// truncates, so each stored value is off by up to 2^-10 relative; inputs, weights and output are
+// each stored once while shaders sum in fp32, and sums of K random-sign terms grow their error
+// like sqrt(K) times the terms' size (K <= ~300 here): 1e-2 of the output's magnitude covers it
+// with margin, while any indexing bug moves values by O(1).
+inline double tolerance(bool fp16) {
+  return fp16 ? 1e-2 : 1e-4;
+}
+
+// Fails the test (with the first differing element) unless gl matches cpu.
+inline void expect_close(const HostTensor& gl_out, const HostTensor& cpu_out, bool fp16,
+                         const std::string& what) {
+  QVERIFY2(gl_out.shape == cpu_out.shape, (what + ": gl shape " + shape_to_string(gl_out.shape) +
+                                           " vs cpu " + shape_to_string(cpu_out.shape))
+                                              .c_str());
+  const auto g = gl_out.values<float>();
+  const auto c = cpu_out.values<float>();
+  double scale = 1.0;
+  for (float v : c)
+    if (std::isfinite(v)) scale = std::max(scale, static_cast<double>(std::fabs(v)));
+  const double tol = tolerance(fp16) * scale;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const bool both_nan = std::isnan(g[i]) && std::isnan(c[i]);
+    if (both_nan) continue;
+    const double err = std::fabs(static_cast<double>(g[i]) - static_cast<double>(c[i]));
+    if (!(err <= tol))
+      QFAIL((what + ": element " + std::to_string(i) + " gl " + std::to_string(g[i]) + " cpu " +
+             std::to_string(c[i]) + " (tolerance " + std::to_string(tol) + ")")
+                .c_str());
+  }
+}
+
+}  // namespace tfjsi::test

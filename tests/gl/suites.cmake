@@ -1,0 +1,3 @@
+# gl backend suites. They need a GL 4.3 driver (Mesa llvmpipe on CI) and use the headless EGL path
+# even when run under xvfb-run.
+tfjsi_add_suite(gl_context_test gl/gl_context_test.cpp)
