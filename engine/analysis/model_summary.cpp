@@ -45,22 +45,31 @@ nlohmann::json summarize_model(const model::Bundle& bundle, const graph::Graph& 
   j["function_count"] = graph.functions.size();
   j["initializer_node_count"] = graph.initializer.size();
 
-  nlohmann::json by_dtype = nlohmann::json::object();
-  nlohmann::json by_quant = nlohmann::json::object();
+  struct Tally {
+    std::size_t count = 0;
+    std::uint64_t on_disk = 0, decoded = 0;
+  };
+  std::map<std::string, Tally> by_dtype, by_quant;
   for (const auto& w : bundle.weights) {
-    auto& d = by_dtype[std::string(to_string(w.dtype))];
-    d["count"] = d.value("count", 0) + 1;
-    d["bytes_decoded"] = d.value("bytes_decoded", std::uint64_t{0}) + w.value.byte_size();
-    auto& q = by_quant[std::string(model::to_string(w.quantization))];
-    q["count"] = q.value("count", 0) + 1;
-    q["bytes_on_disk"] = q.value("bytes_on_disk", std::uint64_t{0}) + w.stored_bytes;
-    q["bytes_decoded"] = q.value("bytes_decoded", std::uint64_t{0}) + w.value.byte_size();
+    for (Tally* t : {&by_dtype[std::string(to_string(w.dtype))],
+                     &by_quant[std::string(model::to_string(w.quantization))]}) {
+      ++t->count;
+      t->on_disk += w.stored_bytes;
+      t->decoded += w.value.byte_size();
+    }
   }
+  auto tally_json = [](const std::map<std::string, Tally>& m) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [k, t] : m)
+      out[k] = {{"count", t.count}, {"bytes_on_disk", t.on_disk}, {"bytes_decoded", t.decoded}};
+    return out;
+  };
+  nlohmann::json by_dtype_json = tally_json(by_dtype), by_quant_json = tally_json(by_quant);
   j["weights"] = {{"count", bundle.weights.size()},
                   {"bytes_on_disk", bundle.bytes_on_disk()},
                   {"bytes_decoded", bundle.bytes_decoded()},
-                  {"by_dtype", by_dtype},
-                  {"by_quantization", by_quant}};
+                  {"by_dtype", by_dtype_json},
+                  {"by_quantization", by_quant_json}};
 
   j["shards"] = nlohmann::json::array();
   for (const auto& s : bundle.shards)
