@@ -14,7 +14,7 @@
 // first (cold) one. Inference: each run feeds the inputs, executes (executeAsync for graphs with
 // control flow or dynamic ops) and reads every output back (data()), as TF.js's benchmark does.
 // first_ms is the first run (kernel set-up, weight upload), then --warmup runs (default 3) are
-// discarded and --runs (default 20) are timed. wasm runs single-threaded with its .wasm files
+// discarded and --runs (default 20) are timed; --runs 0 skips inference. wasm runs single-threaded with its .wasm files
 // from node_modules.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,7 +47,7 @@ function parseArgs(argv) {
     };
     if (a === '--backend') opts.backend = value();
     else if (a === '--warmup') opts.warmup = count(0);
-    else if (a === '--runs') opts.runs = count(1);
+    else if (a === '--runs') opts.runs = count(0);
     else if (a === '--load-runs') opts.loadRuns = count(1);
     else if (a === '--name') opts.name = value();
     else if (a.startsWith('--')) usage(`unknown option ${a}`);
@@ -122,8 +122,9 @@ async function main() {
     return performance.now() - t0;
   };
 
-  const first = await timed();
-  for (let i = 0; i < opts.warmup; ++i) await infer();
+  // --runs 0 times the load alone.
+  const first = opts.runs ? await timed() : NaN;
+  for (let i = 0; opts.runs && i < opts.warmup; ++i) await infer();
   const times = [];
   for (let i = 0; i < opts.runs; ++i) {
     times.push(await timed());
@@ -147,12 +148,12 @@ async function main() {
     load_ms: round(median(loadTimes)),
     load_min_ms: round(Math.min(...loadTimes)),
     load_max_ms: round(Math.max(...loadTimes)),
-    first_ms: round(first),
+    first_ms: opts.runs ? round(first) : null,
     warmup: opts.warmup,
     runs: opts.runs,
-    median_ms: round(median(times)),
-    min_ms: round(Math.min(...times)),
-    max_ms: round(Math.max(...times)),
+    median_ms: times.length ? round(median(times)) : null,
+    min_ms: times.length ? round(Math.min(...times)) : null,
+    max_ms: times.length ? round(Math.max(...times)) : null,
     times_ms: times.map(round),
     peak_rss_mb: round(process.resourceUsage().maxRSS / 1024),
   };
