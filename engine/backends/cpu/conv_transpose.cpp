@@ -81,10 +81,13 @@ std::vector<HostTensor> kernel_conv2d_backprop_input(const KernelContext& ctx) {
   for (std::int64_t n = 0; n < g.batch; ++n) {
     const GemmA a{dy.values<float>().data() + n * pixels * out_c, out_c, false, {}};
     gemm(pixels, width, out_c, a, b, cols.data(), width, Epilogue{}, ctx.pool);
-    parallel_for(ctx.pool, static_cast<std::size_t>(g.in_h), [&](std::size_t iy) {
-      gather_row(g, in_c, cols.data(), static_cast<std::int64_t>(iy),
-                 o + (n * g.in_h + static_cast<std::int64_t>(iy)) * g.in_w * in_c);
-    });
+    const double work =
+        static_cast<double>(g.in_h * g.in_w * in_c) * static_cast<double>(g.k_h * g.k_w);
+    parallel_for(pool_for_work(ctx.pool, work), static_cast<std::size_t>(g.in_h),
+                 [&](std::size_t iy) {
+                   gather_row(g, in_c, cols.data(), static_cast<std::int64_t>(iy),
+                              o + (n * g.in_h + static_cast<std::int64_t>(iy)) * g.in_w * in_c);
+                 });
   }
   std::vector<HostTensor> result;
   result.push_back(std::move(out));

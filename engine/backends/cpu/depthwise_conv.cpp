@@ -102,10 +102,12 @@ std::vector<HostTensor> depthwise(const KernelContext& ctx, bool fused) {
     ops.emplace(ctx, out.shape);
     if (ops->per_channel()) args.epilogue = ops->epilogue();
   }
-  parallel_for(ctx.pool, static_cast<std::size_t>(g.batch * g.out_h), [&](std::size_t row) {
-    depthwise_row(args, static_cast<std::int64_t>(row) / g.out_h,
-                  static_cast<std::int64_t>(row) % g.out_h);
-  });
+  const double work = static_cast<double>(out.num_elements()) * static_cast<double>(g.k_h * g.k_w);
+  parallel_for(pool_for_work(ctx.pool, work), static_cast<std::size_t>(g.batch * g.out_h),
+               [&](std::size_t row) {
+                 depthwise_row(args, static_cast<std::int64_t>(row) / g.out_h,
+                               static_cast<std::int64_t>(row) % g.out_h);
+               });
   if (ops && !ops->per_channel()) ops->apply_all(out.mutable_values<float>());
   std::vector<HostTensor> result;
   result.push_back(std::move(out));

@@ -15,10 +15,12 @@ namespace {
 // and one broadcast fits the 16 AVX registers.
 constexpr std::int64_t kMR = 6;
 constexpr std::int64_t kNR = 16;
-// Cache blocks: a 96 x 256 block of A (96 KB) stays in L2 while a 256 x 16 panel of B (16 KB)
-// stays in L1.
+// Cache blocks: a 96 x 384 block of A (144 KB) stays in L2 while a 384 x 16 panel of B (24 KB)
+// stays in L1. K is cut into equal blocks of at most kKC.
 constexpr std::int64_t kMC = 96;
-constexpr std::int64_t kKC = 256;
+constexpr std::int64_t kKC = 384;
+// Below this many rows of A the register tile would mostly compute padding: multiply row by row.
+constexpr std::int64_t kGemvRows = 3;
 
 // Computes one tile of C from kc steps of A rows (stride lda; mr of them valid) and a packed B
 // panel (kNR floats per step; columns past nr are zero). With `accumulate` it adds to C.
@@ -84,6 +86,69 @@ void pack_b(std::int64_t n, std::int64_t k, const GemmB& b, float* packed, std::
   }
 }
 
+// c[j] = sum_p a[p] B(p, j) for j in [j0, j1), B row-major: rows of B scaled and summed.
+TFJSI_HOT_CLONES
+void gemv_rows(std::int64_t k, const float* a, const float* b, std::int64_t ldb, float* c,
+               std::int64_t j0, std::int64_t j1) {
+  std::int64_t j = j0;
+  for (; j + 4 * kF32x8 <= j1; j += 4 * kF32x8) {
+    f32x8 acc[4] = {}, bv;
+    for (std::int64_t p = 0; p < k; ++p) {
+      const float* bp = b + p * ldb + j;
+      for (int v = 0; v < 4; ++v) {
+        vload(bv, bp + v * kF32x8);
+        acc[v] += bv * a[p];
+      }
+    }
+    for (int v = 0; v < 4; ++v) vstore(c + j + v * kF32x8, acc[v]);
+  }
+  for (; j < j1; ++j) {
+    float acc = 0.f;
+    for (std::int64_t p = 0; p < k; ++p) acc += a[p] * b[p * ldb + j];
+    c[j] = acc;
+  }
+}
+
+// c[j] = dot(a, row j of B^T) for j in [j0, j1), B stored transposed ([n][k]).
+TFJSI_HOT_CLONES
+void gemv_dots(std::int64_t k, const float* a, const float* bt, std::int64_t ldb, float* c,
+               std::int64_t j0, std::int64_t j1) {
+  for (std::int64_t j = j0; j < j1; ++j) {
+    const float* row = bt + j * ldb;
+    f32x8 acc = {}, av, bv;
+    std::int64_t p = 0;
+    for (; p + kF32x8 <= k; p += kF32x8) {
+      vload(av, a + p);
+      vload(bv, row + p);
+      acc += av * bv;
+    }
+    float sum = 0.f;
+    for (int v = 0; v < kF32x8; ++v) sum += acc[v];
+    for (; p < k; ++p) sum += a[p] * row[p];
+    c[j] = sum;
+  }
+}
+
+// Few rows of A: each row times B, split over columns, without packing B.
+void gemm_few_rows(std::int64_t m, std::int64_t n, std::int64_t k, const GemmA& a, const GemmB& b,
+                   float* c, std::int64_t ldc, const Epilogue& epilogue, pthreadpool_t pool) {
+  std::vector<float> row(static_cast<std::size_t>(k));
+  const std::int64_t chunk = 64;
+  for (std::int64_t i = 0; i < m; ++i) {
+    for (std::int64_t p = 0; p < k; ++p)
+      row[static_cast<std::size_t>(p)] = a.transposed ? a.data[p * a.ld + i] : a.data[i * a.ld + p];
+    float* ci = c + i * ldc;
+    parallel_for(pool, static_cast<std::size_t>((n + chunk - 1) / chunk), [&](std::size_t t) {
+      const std::int64_t j0 = static_cast<std::int64_t>(t) * chunk, j1 = std::min(n, j0 + chunk);
+      if (b.transposed)
+        gemv_dots(k, row.data(), b.data, b.ld, ci, j0, j1);
+      else
+        gemv_rows(k, row.data(), b.data, b.ld, ci, j0, j1);
+      if (!epilogue.empty()) epilogue.apply(ci + j0, j0, j1 - j0);
+    });
+  }
+}
+
 // Rows [m0, m0 + rows), columns [k0, k0 + kc) of A: a pointer and row stride, straight into A
 // when it is row-major, else copied into `scratch`.
 const float* a_block(const GemmA& a, std::int64_t m0, std::int64_t rows, std::int64_t k0,
@@ -116,6 +181,12 @@ void gemm(std::int64_t m, std::int64_t n, std::int64_t k, const GemmA& a, const 
       std::fill_n(c + i * ldc, n, 0.f);
       if (!epilogue.empty()) epilogue.apply(c + i * ldc, 0, n);
     }
+    return;
+  }
+  pool =
+      pool_for_work(pool, static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
+  if (m <= kGemvRows && !a.gather) {
+    gemm_few_rows(m, n, k, a, b, c, ldc, epilogue, pool);
     return;
   }
   const std::int64_t panels = (n + kNR - 1) / kNR;

@@ -88,7 +88,8 @@ std::vector<HostTensor> matmul(const KernelContext& ctx, bool fused, const char*
   };
   // Many small products: one per task. Few large ones: each spread over the pool.
   if (batches > 1 && m * n * k < 32768) {
-    parallel_for(ctx.pool, static_cast<std::size_t>(batches),
+    const double work = static_cast<double>(batches) * static_cast<double>(m * n * k);
+    parallel_for(pool_for_work(ctx.pool, work), static_cast<std::size_t>(batches),
                  [&](std::size_t i) { one(static_cast<std::int64_t>(i), nullptr); });
   } else {
     for (std::int64_t i = 0; i < batches; ++i) one(i, ctx.pool);

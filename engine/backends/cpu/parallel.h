@@ -9,6 +9,13 @@
 
 namespace tfjsi::cpu {
 
+// The pool, or null when `work` (about one unit per multiply-add or element touched) is too
+// small for waking the other threads to pay off.
+inline pthreadpool_t pool_for_work(pthreadpool_t pool, double work) {
+  constexpr double kMinParallelWork = 32768;
+  return work < kMinParallelWork ? nullptr : pool;
+}
+
 // Calls body(i) for i in [0, n).
 template <class Body>
 void parallel_for(pthreadpool_t pool, std::size_t n, const Body& body) {

@@ -75,10 +75,12 @@ std::vector<HostTensor> pool(const KernelContext& ctx, Pool kind) {
   HostTensor out = nn::new_output(node, {g.batch, g.out_h, g.out_w, C});
   const float* xp = x.values<float>().data();
   float* op = out.mutable_values<float>().data();
-  parallel_for(ctx.pool, static_cast<std::size_t>(g.batch * g.out_h), [&](std::size_t row) {
-    pool_row(kind, g, C, xp, op, static_cast<std::int64_t>(row) / g.out_h,
-             static_cast<std::int64_t>(row) % g.out_h);
-  });
+  const double work = static_cast<double>(out.num_elements()) * static_cast<double>(g.k_h * g.k_w);
+  parallel_for(pool_for_work(ctx.pool, work), static_cast<std::size_t>(g.batch * g.out_h),
+               [&](std::size_t row) {
+                 pool_row(kind, g, C, xp, op, static_cast<std::int64_t>(row) / g.out_h,
+                          static_cast<std::int64_t>(row) % g.out_h);
+               });
   std::vector<HostTensor> result;
   result.push_back(std::move(out));
   return result;

@@ -129,12 +129,13 @@ std::vector<HostTensor> kernel_resize_bilinear(const KernelContext& ctx) {
     const std::vector<Lerp> ly = bilinear_axis(s.out_h, s.in_h, s.ratio_h, s.half_pixel);
     const std::vector<Lerp> lx = bilinear_axis(s.out_w, s.in_w, s.ratio_w, s.half_pixel);
     float* o = out.mutable_values<float>().data();
-    parallel_for(ctx.pool, static_cast<std::size_t>(s.batch * s.out_h), [&](std::size_t row) {
-      const auto n = static_cast<std::int64_t>(row) / s.out_h,
-                 oy = static_cast<std::int64_t>(row) % s.out_h;
-      bilinear_row(s, x, ly[static_cast<std::size_t>(oy)], lx, n,
-                   o + static_cast<std::int64_t>(row) * s.out_w * s.channels);
-    });
+    parallel_for(pool_for_work(ctx.pool, 4.0 * static_cast<double>(out.num_elements())),
+                 static_cast<std::size_t>(s.batch * s.out_h), [&](std::size_t row) {
+                   const auto n = static_cast<std::int64_t>(row) / s.out_h,
+                              oy = static_cast<std::int64_t>(row) % s.out_h;
+                   bilinear_row(s, x, ly[static_cast<std::size_t>(oy)], lx, n,
+                                o + static_cast<std::int64_t>(row) * s.out_w * s.channels);
+                 });
   }
   std::vector<HostTensor> result;
   result.push_back(std::move(out));
@@ -155,18 +156,21 @@ std::vector<HostTensor> kernel_resize_nearest_neighbor(const KernelContext& ctx)
     const std::byte* src = in.buffer->data();
     std::byte* dst = out.buffer->mutable_data();
     const std::size_t pixel = static_cast<std::size_t>(s.channels) * 4;
-    parallel_for(ctx.pool, static_cast<std::size_t>(s.batch * s.out_h), [&](std::size_t row) {
-      const auto n = static_cast<std::int64_t>(row) / s.out_h,
-                 oy = static_cast<std::int64_t>(row) % s.out_h;
-      const std::byte* srow =
-          src + static_cast<std::size_t>((n * s.in_h + ys[static_cast<std::size_t>(oy)]) * s.in_w) *
-                    pixel;
-      std::byte* drow = dst + row * static_cast<std::size_t>(s.out_w) * pixel;
-      for (std::int64_t ox = 0; ox < s.out_w; ++ox)
-        std::memcpy(drow + static_cast<std::size_t>(ox) * pixel,
-                    srow + static_cast<std::size_t>(xs[static_cast<std::size_t>(ox)]) * pixel,
-                    pixel);
-    });
+    parallel_for(
+        pool_for_work(ctx.pool, 4.0 * static_cast<double>(out.num_elements())),
+        static_cast<std::size_t>(s.batch * s.out_h), [&](std::size_t row) {
+          const auto n = static_cast<std::int64_t>(row) / s.out_h,
+                     oy = static_cast<std::int64_t>(row) % s.out_h;
+          const std::byte* srow =
+              src +
+              static_cast<std::size_t>((n * s.in_h + ys[static_cast<std::size_t>(oy)]) * s.in_w) *
+                  pixel;
+          std::byte* drow = dst + row * static_cast<std::size_t>(s.out_w) * pixel;
+          for (std::int64_t ox = 0; ox < s.out_w; ++ox)
+            std::memcpy(drow + static_cast<std::size_t>(ox) * pixel,
+                        srow + static_cast<std::size_t>(xs[static_cast<std::size_t>(ox)]) * pixel,
+                        pixel);
+        });
   }
   std::vector<HostTensor> result;
   result.push_back(std::move(out));

@@ -42,18 +42,20 @@ std::vector<HostTensor> kernel_depth_to_space(const KernelContext& ctx) {
   const std::size_t es = element_size(x.dtype), run = static_cast<std::size_t>(oc) * es;
   const std::byte* src = x.buffer->data();
   std::byte* dst = out.buffer->mutable_data();
-  parallel_for(ctx.pool, static_cast<std::size_t>(N * H), [&](std::size_t row) {
-    const auto nh = static_cast<std::int64_t>(row);
-    const std::int64_t n = nh / H, h = nh % H;
-    for (std::int64_t w = 0; w < W; ++w)
-      for (std::int64_t i = 0; i < bs; ++i)
-        for (std::int64_t j = 0; j < bs; ++j) {
-          const std::int64_t o = ((n * H * bs + h * bs + i) * W * bs + w * bs + j) * oc;
-          const std::int64_t s = ((n * H + h) * W + w) * C + (i * bs + j) * oc;
-          std::memcpy(dst + static_cast<std::size_t>(o) * es,
-                      src + static_cast<std::size_t>(s) * es, run);
-        }
-  });
+  parallel_for(pool_for_work(ctx.pool, static_cast<double>(out.num_elements())),
+               static_cast<std::size_t>(N * H), [&](std::size_t row) {
+                 const auto nh = static_cast<std::int64_t>(row);
+                 const std::int64_t n = nh / H, h = nh % H;
+                 for (std::int64_t w = 0; w < W; ++w)
+                   for (std::int64_t i = 0; i < bs; ++i)
+                     for (std::int64_t j = 0; j < bs; ++j) {
+                       const std::int64_t o =
+                           ((n * H * bs + h * bs + i) * W * bs + w * bs + j) * oc;
+                       const std::int64_t s = ((n * H + h) * W + w) * C + (i * bs + j) * oc;
+                       std::memcpy(dst + static_cast<std::size_t>(o) * es,
+                                   src + static_cast<std::size_t>(s) * es, run);
+                     }
+               });
   std::vector<HostTensor> result;
   result.push_back(std::move(out));
   return result;
@@ -73,18 +75,20 @@ std::vector<HostTensor> kernel_space_to_depth(const KernelContext& ctx) {
   const std::size_t es = element_size(x.dtype), run = static_cast<std::size_t>(C) * es;
   const std::byte* src = x.buffer->data();
   std::byte* dst = out.buffer->mutable_data();
-  parallel_for(ctx.pool, static_cast<std::size_t>(N * oh), [&](std::size_t row) {
-    const auto nh = static_cast<std::int64_t>(row);
-    const std::int64_t n = nh / oh, h = nh % oh;
-    for (std::int64_t w = 0; w < ow; ++w)
-      for (std::int64_t i = 0; i < bs; ++i)
-        for (std::int64_t j = 0; j < bs; ++j) {
-          const std::int64_t o = ((n * oh + h) * ow + w) * C * bs * bs + (i * bs + j) * C;
-          const std::int64_t s = ((n * H + h * bs + i) * W + w * bs + j) * C;
-          std::memcpy(dst + static_cast<std::size_t>(o) * es,
-                      src + static_cast<std::size_t>(s) * es, run);
-        }
-  });
+  parallel_for(pool_for_work(ctx.pool, static_cast<double>(out.num_elements())),
+               static_cast<std::size_t>(N * oh), [&](std::size_t row) {
+                 const auto nh = static_cast<std::int64_t>(row);
+                 const std::int64_t n = nh / oh, h = nh % oh;
+                 for (std::int64_t w = 0; w < ow; ++w)
+                   for (std::int64_t i = 0; i < bs; ++i)
+                     for (std::int64_t j = 0; j < bs; ++j) {
+                       const std::int64_t o =
+                           ((n * oh + h) * ow + w) * C * bs * bs + (i * bs + j) * C;
+                       const std::int64_t s = ((n * H + h * bs + i) * W + w * bs + j) * C;
+                       std::memcpy(dst + static_cast<std::size_t>(o) * es,
+                                   src + static_cast<std::size_t>(s) * es, run);
+                     }
+               });
   std::vector<HostTensor> result;
   result.push_back(std::move(out));
   return result;
