@@ -50,6 +50,8 @@ struct GlFixture {
   GlFixture() {
     flags.define("prod", false, "");
     flags.define("debug", false, "");
+    // Kernel suites compile from source: the user's program cache is not theirs to fill.
+    gl->set_program_cache_dir({});
     gl->declare_flags(flags);
   }
   void set_fp16(bool on) { flags.set_value("gl.float32_enabled", !on); }

@@ -1,0 +1,394 @@
+// Every gl kernel against the cpu kernel (the ground truth) on many shapes, the odd ones included
+// (C not a multiple of 4, stride 2 with SAME padding, batch > 1, broadcasting), in fp32 and fp16.
+#include <QtTest>
+
+#include "gl/gl_test_util.h"
+
+using namespace tfjsi;
+using graph::Node;
+using I64s = std::vector<std::int64_t>;
+
+class GlKernelsTest : public QObject {
+  Q_OBJECT
+  test::GlFixture f;
+  std::uint32_t seed_ = 1;
+
+  HostTensor rnd(Shape s, float lo = -1.f, float hi = 1.f) {
+    return test::random_tensor(std::move(s), seed_++, lo, hi);
+  }
+
+  static bool broadcasts_to(const Shape& from, const Shape& to) {
+    if (from.size() > to.size()) return false;
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      const std::int64_t d = from[from.size() - 1 - i], t = to[to.size() - 1 - i];
+      if (d != 1 && d != t) return false;
+    }
+    return true;
+  }
+
+  // Runs `node` on cpu and on gl in both precisions and compares.
+  void check(const Node& node, const std::vector<HostTensor>& inputs, const std::string& what) {
+    QVERIFY2(f.gl->supports(node), (what + ": gl does not support the node").c_str());
+    HostTensor want;
+    try {
+      want = test::run_cpu(node, inputs);
+    } catch (const std::exception& e) {
+      QFAIL((what + ": cpu threw: " + e.what()).c_str());
+    }
+    for (bool fp16 : {false, true}) {
+      f.set_fp16(fp16);
+      HostTensor got;
+      try {
+        got = f.run_gl(node, inputs);
+      } catch (const std::exception& e) {
+        f.set_fp16(false);
+        QFAIL((what + ": gl threw: " + e.what()).c_str());
+      }
+      f.set_fp16(false);
+      test::expect_close(got, want, fp16, what + (fp16 ? " [fp16]" : " [fp32]"));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+ private slots:
+  void initTestCase() {
+    const auto a = f.gl->availability();
+    QVERIFY2(a.available, a.reason.c_str());
+  }
+
+  void unary() {
+    const std::vector<Shape> shapes{{}, {5}, {3, 7}, {2, 5, 6, 3}, {1, 4, 4, 8}};
+    for (const char* op :
+         {"Relu", "Relu6", "Elu", "Sigmoid", "Tanh", "Exp", "Abs", "Neg", "Square", "LeakyRelu"})
+      for (const Shape& s : shapes) {
+        Node n = test::make_node(op);
+        if (std::string(op) == "LeakyRelu") n.attrs["alpha"] = 0.15f;
+        const float r = std::string(op) == "Exp" ? 3.f : 8.f;
+        check(n, {rnd(s, -r, r)}, std::string(op) + " " + shape_to_string(s));
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
+  void binary_broadcasting() {
+    const std::vector<std::pair<Shape, Shape>> pairs{
+        {{2, 5, 6, 3}, {2, 5, 6, 3}},  // same shape
+        {{2, 5, 6, 3}, {}},            // scalar
+        {{2, 5, 6, 7}, {7}},           // channel
+        {{1, 4, 5, 6}, {1, 1, 5, 6}},  // row
+        {{3, 1, 5}, {1, 4, 1}},        // both sides broadcast
+        {{4, 6}, {4, 1}},              // column: single channel splatted
+        {{5}, {2, 3, 5}},              // lower rank first
+        {{1}, {3, 3}}};
+    for (const char* op : {"AddV2", "Add", "Sub", "Mul", "RealDiv", "Maximum", "Minimum",
+                           "SquaredDifference", "Prelu"})
+      for (const auto& [sa, sb] : pairs) {
+        if (std::string(op) == "Prelu" && !broadcasts_to(sb, sa)) continue;  // alpha fits x
+        Node n = test::make_node(op, 2);
+        // Divisors away from 0 keep RealDiv well conditioned.
+        HostTensor b = std::string(op) == "RealDiv" ? rnd(sb, 0.5f, 2.f) : rnd(sb);
+        check(n, {rnd(sa), b},
+              std::string(op) + " " + shape_to_string(sa) + " " + shape_to_string(sb));
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
+  void bias_add_and_add_n() {
+    for (const Shape& s : std::vector<Shape>{{2, 5, 6, 7}, {3, 5}, {1, 3, 3, 8}}) {
+      check(test::make_node("BiasAdd", 2), {rnd(s), rnd({s.back()})},
+            "BiasAdd " + shape_to_string(s));
+      if (QTest::currentTestFailed()) return;
+      check(test::make_node("AddN", 3), {rnd(s), rnd(s), rnd(s)}, "AddN " + shape_to_string(s));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void conv2d() {
+    struct Case {
+      Shape x, f;
+      std::int64_t stride;
+      std::string pad;
+      std::int64_t dilation = 1;
+      I64s explicit_pads = {};
+    };
+    const std::vector<Case> cases{
+        {{1, 7, 7, 3}, {3, 3, 3, 5}, 1, "SAME"},
+        {{2, 9, 8, 5}, {3, 3, 5, 7}, 2, "SAME"},
+        {{1, 8, 8, 4}, {1, 1, 4, 8}, 1, "VALID"},
+        {{1, 10, 9, 7}, {5, 3, 7, 3}, 2, "VALID"},
+        {{1, 9, 9, 3}, {3, 3, 3, 4}, 1, "SAME", 2},
+        {{1, 6, 6, 3}, {3, 3, 3, 2}, 1, "EXPLICIT", 1, {0, 0, 1, 2, 2, 1, 0, 0}},
+        {{3, 5, 5, 1}, {2, 2, 1, 6}, 2, "SAME"}};
+    const std::vector<std::vector<std::string>> fused{{},
+                                                      {"BiasAdd"},
+                                                      {"BiasAdd", "Relu"},
+                                                      {"BiasAdd", "Relu6"},
+                                                      {"BiasAdd", "LeakyRelu"},
+                                                      {"BiasAdd", "Prelu"},
+                                                      {"BiasAdd", "Elu"},
+                                                      {"BiasAdd", "Sigmoid"}};
+    for (const Case& c : cases)
+      for (const auto& ops : fused) {
+        Node n = test::make_node(ops.empty() ? "Conv2D" : "_FusedConv2D", 2);
+        n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
+        n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
+        n.attrs["padding"] = c.pad;
+        if (!c.explicit_pads.empty()) n.attrs["explicit_paddings"] = c.explicit_pads;
+        std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
+        if (!ops.empty()) {
+          n.attrs["fused_ops"] = ops;
+          n.attrs["leakyrelu_alpha"] = 0.3f;
+          in.push_back(rnd({c.f[3]}));
+          if (ops.size() > 1 && ops[1] == "Prelu") in.push_back(rnd({c.f[3]}));
+          n.attrs["num_args"] = static_cast<std::int64_t>(in.size() - 2);
+          for (std::size_t i = 2; i < in.size(); ++i) n.inputs.push_back({static_cast<int>(i), 0});
+        }
+        check(n, in,
+              n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + " s" +
+                  std::to_string(c.stride) + " " + c.pad + (ops.size() > 1 ? " " + ops[1] : ""));
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
+  void depthwise() {
+    struct Case {
+      Shape x, f;
+      std::int64_t stride;
+      std::string pad;
+      std::int64_t dilation = 1;
+    };
+    const std::vector<Case> cases{{{1, 7, 7, 5}, {3, 3, 5, 1}, 1, "SAME"},
+                                  {{2, 9, 8, 3}, {3, 3, 3, 2}, 2, "SAME"},
+                                  {{1, 8, 8, 8}, {5, 5, 8, 1}, 2, "VALID"},
+                                  {{1, 9, 9, 6}, {3, 3, 6, 1}, 1, "SAME", 2}};
+    for (const Case& c : cases)
+      for (bool fused : {false, true}) {
+        Node n = test::make_node(fused ? "FusedDepthwiseConv2dNative" : "DepthwiseConv2dNative", 2);
+        n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
+        n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
+        n.attrs["padding"] = c.pad;
+        std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
+        if (fused) {
+          n.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu6"};
+          n.attrs["num_args"] = std::int64_t{1};
+          n.inputs.push_back({2, 0});
+          in.push_back(rnd({c.f[2] * c.f[3]}, -2.f, 2.f));
+        }
+        check(n, in, n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f));
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
+  void conv2d_backprop_input() {
+    struct Case {
+      Shape x, f, dy;
+      std::int64_t stride;
+      std::string pad;
+    };
+    const std::vector<Case> cases{{{1, 8, 8, 3}, {3, 3, 3, 5}, {1, 4, 4, 5}, 2, "SAME"},
+                                  {{2, 7, 7, 5}, {3, 3, 5, 4}, {2, 5, 5, 4}, 1, "VALID"},
+                                  {{1, 9, 9, 2}, {4, 4, 2, 3}, {1, 5, 5, 3}, 2, "SAME"},
+                                  {{1, 6, 5, 6}, {2, 2, 6, 7}, {1, 3, 3, 7}, 2, "SAME"}};
+    for (const Case& c : cases) {
+      Node n = test::make_node("Conv2DBackpropInput", 3);
+      n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
+      n.attrs["padding"] = c.pad;
+      std::vector<std::int32_t> sizes(c.x.begin(), c.x.end());
+      check(n, {test::int_tensor(sizes), rnd(c.f), rnd(c.dy)},
+            "Conv2DBackpropInput x" + shape_to_string(c.x) + " f" + shape_to_string(c.f));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void matmul() {
+    struct Case {
+      std::int64_t m, k, n;
+      bool ta, tb;
+    };
+    const std::vector<Case> cases{{5, 7, 9, false, false},   {5, 7, 9, true, false},
+                                  {5, 7, 9, false, true},    {5, 7, 9, true, true},
+                                  {3, 130, 6, false, false}, {1, 64, 1001, false, false},
+                                  {2, 3, 1, false, true}};
+    for (const Case& c : cases)
+      for (int fused = 0; fused < 3; ++fused) {
+        Node n = test::make_node(fused ? "_FusedMatMul" : "MatMul", 2);
+        n.attrs["transpose_a"] = c.ta;
+        n.attrs["transpose_b"] = c.tb;
+        std::vector<HostTensor> in{rnd(c.ta ? Shape{c.k, c.m} : Shape{c.m, c.k}),
+                                   rnd(c.tb ? Shape{c.n, c.k} : Shape{c.k, c.n})};
+        if (fused) {
+          n.attrs["fused_ops"] = fused == 1 ? std::vector<std::string>{"BiasAdd", "Relu"}
+                                            : std::vector<std::string>{"BiasAdd", "Prelu"};
+          in.push_back(rnd({c.n}));
+          if (fused == 2) in.push_back(rnd({c.n}));
+          n.attrs["num_args"] = static_cast<std::int64_t>(in.size() - 2);
+          for (std::size_t i = 2; i < in.size(); ++i) n.inputs.push_back({static_cast<int>(i), 0});
+        }
+        check(n, in,
+              n.op + " " + std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
+                  std::to_string(c.n) + (c.ta ? " ta" : "") + (c.tb ? " tb" : ""));
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
+  void pooling() {
+    struct Case {
+      Shape x;
+      std::int64_t k, s;
+      std::string pad;
+    };
+    const std::vector<Case> cases{{{1, 7, 7, 5}, 3, 2, "SAME"},
+                                  {{2, 8, 8, 3}, 2, 2, "VALID"},
+                                  {{1, 9, 9, 6}, 3, 1, "SAME"},
+                                  {{1, 5, 7, 9}, 3, 2, "VALID"}};
+    for (const char* op : {"MaxPool", "AvgPool"})
+      for (const Case& c : cases) {
+        Node n = test::make_node(op);
+        n.attrs["ksize"] = I64s{1, c.k, c.k, 1};
+        n.attrs["strides"] = I64s{1, c.s, c.s, 1};
+        n.attrs["padding"] = c.pad;
+        check(n, {rnd(c.x)}, std::string(op) + " " + shape_to_string(c.x) + " " + c.pad);
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
+  void mean() {
+    struct Case {
+      Shape x;
+      std::vector<std::int32_t> axes;
+      bool keep;
+    };
+    const std::vector<Case> cases{{{2, 5, 6, 7}, {1, 2}, false}, {{2, 5, 6, 7}, {1, 2}, true},
+                                  {{2, 5, 6, 7}, {3}, false},    {{3, 4, 5}, {-1}, true},
+                                  {{2, 3, 4, 6}, {0, 3}, false}, {{6, 5}, {0}, false}};
+    for (const Case& c : cases) {
+      Node n = test::make_node("Mean", 2);
+      n.attrs["keep_dims"] = c.keep;
+      check(n, {rnd(c.x), test::int_tensor(c.axes, {static_cast<std::int64_t>(c.axes.size())})},
+            "Mean " + shape_to_string(c.x) + (c.keep ? " keep" : ""));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void softmax() {
+    for (const Shape& s : std::vector<Shape>{{3, 7}, {2, 4, 5}, {1, 1001}, {5}, {1, 3, 3, 4}}) {
+      check(test::make_node("Softmax"), {rnd(s, -5.f, 5.f)}, "Softmax " + shape_to_string(s));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void resize_bilinear() {
+    struct Case {
+      Shape x;
+      std::int32_t h, w;
+      bool align, half;
+    };
+    const std::vector<Case> cases{{{1, 5, 6, 3}, 10, 12, false, false},
+                                  {{1, 5, 6, 3}, 10, 12, true, false},
+                                  {{1, 5, 6, 3}, 10, 12, false, true},
+                                  {{2, 8, 8, 5}, 3, 5, false, true},
+                                  {{1, 4, 4, 4}, 1, 7, true, false}};
+    for (const Case& c : cases) {
+      Node n = test::make_node("ResizeBilinear", 2);
+      n.attrs["align_corners"] = c.align;
+      n.attrs["half_pixel_centers"] = c.half;
+      check(n, {rnd(c.x), test::int_tensor({c.h, c.w})},
+            "ResizeBilinear " + shape_to_string(c.x) + " to " + std::to_string(c.h) + "x" +
+                std::to_string(c.w) + (c.align ? " align" : "") + (c.half ? " half" : ""));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void depth_to_space() {
+    for (const auto& [s, b] : std::vector<std::pair<Shape, std::int64_t>>{
+             {{1, 3, 4, 8}, 2}, {{2, 2, 2, 18}, 3}, {{1, 2, 3, 4}, 2}}) {
+      Node n = test::make_node("DepthToSpace");
+      n.attrs["block_size"] = b;
+      check(n, {rnd(s)}, "DepthToSpace " + shape_to_string(s));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void reshape() {
+    const std::vector<std::pair<Shape, std::vector<std::int32_t>>> cases{{{2, 3, 5}, {5, 6}},
+                                                                         {{1, 4, 4, 3}, {-1}},
+                                                                         {{6, 7}, {2, 3, 7, 1}},
+                                                                         {{1, 1, 1, 10}, {10}},
+                                                                         {{3, 10}, {3, 2, -1}}};
+    for (const auto& [s, to] : cases) {
+      check(test::make_node("Reshape", 2),
+            {rnd(s), test::int_tensor(to, {static_cast<std::int64_t>(to.size())})},
+            "Reshape " + shape_to_string(s));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void concat() {
+    const std::vector<std::pair<std::vector<Shape>, std::int32_t>> cases{
+        {{{1, 4, 4, 3}, {1, 4, 4, 5}, {1, 4, 4, 2}}, 3},
+        {{{2, 3, 5}, {2, 4, 5}}, 1},
+        {{{3, 2}, {3, 7}}, -1},
+        {{{1, 3}, {2, 3}, {4, 3}}, 0},
+        {{{2, 2, 2, 4}, {2, 2, 2, 4}}, 3}};
+    for (const auto& [shapes, axis] : cases) {
+      Node n = test::make_node("ConcatV2", shapes.size() + 1);
+      std::vector<HostTensor> in;
+      for (const Shape& s : shapes) in.push_back(rnd(s));
+      in.push_back(test::int_tensor({axis}));
+      check(n, in,
+            "ConcatV2 axis " + std::to_string(axis) + " first " + shape_to_string(shapes[0]));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void pad() {
+    const std::vector<std::pair<Shape, std::vector<std::int32_t>>> cases{
+        {{1, 5, 5, 3}, {0, 0, 1, 2, 2, 1, 0, 0}},
+        {{3, 5}, {1, 1, 0, 3}},
+        {{2, 3, 3, 5}, {0, 0, 0, 0, 0, 0, 1, 2}}};
+    for (const auto& [s, p] : cases)
+      for (bool v2 : {false, true}) {
+        Node n = test::make_node(v2 ? "PadV2" : "Pad", v2 ? 3 : 2);
+        std::vector<HostTensor> in{rnd(s),
+                                   test::int_tensor(p, {static_cast<std::int64_t>(s.size()), 2})};
+        if (v2) {
+          HostTensor v = HostTensor::zeros(DType::Float32, {});
+          v.mutable_values<float>()[0] = 0.5f;
+          in.push_back(v);
+        }
+        check(n, in, n.op + " " + shape_to_string(s));
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
+  void strided_slice() {
+    struct Case {
+      Shape x;
+      std::vector<std::int32_t> b, e, s;
+      std::int64_t begin_mask = 0, end_mask = 0, shrink = 0;
+    };
+    const std::vector<Case> cases{
+        {{1, 8, 8, 6}, {0, 1, 0, 1}, {1, 7, 8, 5}, {1, 2, 1, 1}},
+        {{4, 6}, {1, 0}, {2, 6}, {1, 1}, 0, 0, 1},
+        {{5, 7}, {4, 0}, {0, 7}, {-1, 2}},
+        {{2, 6, 5}, {0, 2, 0}, {0, -1, 3}, {1, 1, 1}, 1, 0, 0},
+        {{3, 4, 5, 6}, {0, 0, 0, 2}, {0, 0, 0, 0}, {1, 1, 1, 1}, 7, 15, 8},
+        {{10}, {-3}, {10}, {1}}};
+    for (const Case& c : cases) {
+      Node n = test::make_node("StridedSlice", 4);
+      n.attrs["begin_mask"] = c.begin_mask;
+      n.attrs["end_mask"] = c.end_mask;
+      n.attrs["shrink_axis_mask"] = c.shrink;
+      n.attrs["ellipsis_mask"] = std::int64_t{0};
+      n.attrs["new_axis_mask"] = std::int64_t{0};
+      const Shape k{static_cast<std::int64_t>(c.b.size())};
+      check(
+          n,
+          {rnd(c.x), test::int_tensor(c.b, k), test::int_tensor(c.e, k), test::int_tensor(c.s, k)},
+          "StridedSlice " + shape_to_string(c.x));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(GlKernelsTest)
+#include "gl_kernels_test.moc"
