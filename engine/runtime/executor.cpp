@@ -96,6 +96,7 @@ class Run {
   struct Slot {
     std::vector<std::optional<Value>> outs;
     std::vector<int> remaining;  // consumers in the same context still to come
+    bool live = false;  // produced something (or has no outputs): control edges from it fire
   };
 
   int intern(int parent, const std::string& frame, int iteration) {
@@ -132,11 +133,7 @@ class Run {
     for (int c = ctx; c >= 0; c = ctxs_[c].parent) {
       auto it = slots_.find({node, c});
       if (it == slots_.end()) continue;
-      const auto& outs = it->second.outs;
-      if (outs.empty()) return true;
-      for (const auto& v : outs)
-        if (v) return true;
-      return false;
+      return it->second.live;
     }
     return false;
   }
@@ -268,6 +265,8 @@ class Run {
     // Store, then drop what no one will read.
     Slot& slot = slots_[{i, store}];
     slot.outs = std::move(outs);
+    slot.live = slot.outs.empty();
+    for (const auto& v : slot.outs) slot.live = slot.live || v.has_value();
     slot.remaining = pn.uses;
     slot.remaining.resize(std::max(slot.remaining.size(), slot.outs.size()), 0);
     if (slot.outs.size() < pn.uses.size()) slot.outs.resize(pn.uses.size());

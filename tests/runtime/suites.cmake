@@ -7,3 +7,9 @@ tfjsi_add_suite(runtime_executor ${CMAKE_CURRENT_LIST_DIR}/executor_test.cpp)
 target_link_libraries(runtime_engine PRIVATE tfjsi_runtime_testutil)
 target_link_libraries(runtime_executor PRIVATE tfjsi_runtime_testutil)
 set_target_properties(runtime_engine runtime_executor PROPERTIES AUTOMOC ON)
+
+# Every corpus model end to end on cpu, one CTest each (runtime_run.MODEL).
+add_executable(runtime_corpus_run ${CMAKE_CURRENT_LIST_DIR}/corpus_run_test.cpp)
+target_link_libraries(runtime_corpus_run PRIVATE tfjsi_testsupport)
+set_target_properties(runtime_corpus_run PROPERTIES AUTOMOC ON)
+tfjsi_add_model_tests(runtime_run runtime_corpus_run ${TFJSI_CORPUS_MODELS})
