@@ -1,4 +1,5 @@
 // Element-wise activations and BiasAdd, with the formulas of TF.js's cpu backend.
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -23,6 +24,29 @@ std::vector<HostTensor> unary(const KernelContext& ctx, const F& f) {
   parallel_ranges(ctx.pool, static_cast<std::size_t>(x.num_elements()), kMinChunk,
                   [&](std::size_t b, std::size_t e) {
                     for (std::size_t i = b; i < e; ++i) op[i] = f(xp[i]);
+                  });
+  std::vector<HostTensor> result;
+  result.push_back(std::move(out));
+  return result;
+}
+
+Epilogue activation_only(Activation act) {
+  Epilogue e;
+  e.act = act;
+  return e;
+}
+
+// Copies x and runs the vectorized activation of `e` over the copy.
+std::vector<HostTensor> in_place(const KernelContext& ctx, const Epilogue& e) {
+  nn::expect_inputs(ctx, 1, 1);
+  const HostTensor& x = nn::float_input(ctx, 0, -1, "x");
+  HostTensor out = nn::new_output(ctx.node, x.shape);
+  const float* xp = x.values<float>().data();
+  float* op = out.mutable_values<float>().data();
+  parallel_ranges(ctx.pool, static_cast<std::size_t>(x.num_elements()), kMinChunk,
+                  [&](std::size_t b, std::size_t n) {
+                    std::copy(xp + b, xp + n, op + b);
+                    e.apply(op + b, 0, static_cast<std::int64_t>(n - b));
                   });
   std::vector<HostTensor> result;
   result.push_back(std::move(out));
@@ -67,13 +91,13 @@ float softplus(float x) {
 }  // namespace
 
 std::vector<HostTensor> kernel_relu(const KernelContext& ctx) {
-  return unary(ctx, relu);
+  return in_place(ctx, activation_only(Activation::Relu));
 }
 std::vector<HostTensor> kernel_relu6(const KernelContext& ctx) {
-  return unary(ctx, relu6);
+  return in_place(ctx, activation_only(Activation::Relu6));
 }
 std::vector<HostTensor> kernel_elu(const KernelContext& ctx) {
-  return unary(ctx, elu);
+  return unary(ctx, [](float x) { return elu(x); });
 }
 std::vector<HostTensor> kernel_selu(const KernelContext& ctx) {
   return unary(ctx, [](float x) {
@@ -81,17 +105,19 @@ std::vector<HostTensor> kernel_selu(const KernelContext& ctx) {
   });
 }
 std::vector<HostTensor> kernel_leaky_relu(const KernelContext& ctx) {
-  const float alpha = nn::float_attr(ctx.node, "alpha", 0.2f);
-  return unary(ctx, [alpha](float x) { return leaky_relu(x, alpha); });
+  Epilogue e;
+  e.act = Activation::LeakyRelu;
+  e.leaky_alpha = nn::float_attr(ctx.node, "alpha", 0.2f);
+  return in_place(ctx, e);
 }
 std::vector<HostTensor> kernel_sigmoid(const KernelContext& ctx) {
-  return unary(ctx, sigmoid);
+  return unary(ctx, [](float x) { return sigmoid(x); });
 }
 std::vector<HostTensor> kernel_tanh(const KernelContext& ctx) {
   return unary(ctx, [](float x) { return std::tanh(x); });
 }
 std::vector<HostTensor> kernel_softplus(const KernelContext& ctx) {
-  return unary(ctx, softplus);
+  return unary(ctx, [](float x) { return softplus(x); });
 }
 std::vector<HostTensor> kernel_softsign(const KernelContext& ctx) {
   return unary(ctx, [](float x) { return x / (1.f + std::fabs(x)); });

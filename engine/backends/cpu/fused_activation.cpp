@@ -5,32 +5,64 @@
 #include <string>
 
 #include "backends/cpu/nn_util.h"
+#include "backends/cpu/simd.h"
 
 namespace tfjsi::cpu {
 
+// Vector loops for the cheap activations; the rest are scalar (they call exp anyway).
+TFJSI_HOT_CLONES
 void Epilogue::apply(float* out, std::int64_t c0, std::int64_t n) const {
-  if (bias)
-    for (std::int64_t i = 0; i < n; ++i) out[i] += bias[c0 + i];
+  std::int64_t i = 0;
+  if (bias) {
+    for (; i + kF32x8 <= n; i += kF32x8) {
+      f32x8 v, b;
+      vload(v, out + i);
+      vload(b, bias + c0 + i);
+      v += b;
+      vstore(out + i, v);
+    }
+    for (; i < n; ++i) out[i] += bias[c0 + i];
+  }
+  i = 0;
+  const f32x8 zero = {}, six = zero + 6.f;
   switch (act) {
     case Activation::None:
       break;
     case Activation::Relu:
-      for (std::int64_t i = 0; i < n; ++i) out[i] = relu(out[i]);
+      for (; i + kF32x8 <= n; i += kF32x8) {
+        f32x8 v;
+        vload(v, out + i);
+        v = v < zero ? zero : v;  // NaN compares false and passes, as in TF.js
+        vstore(out + i, v);
+      }
+      for (; i < n; ++i) out[i] = relu(out[i]);
       break;
     case Activation::Relu6:
-      for (std::int64_t i = 0; i < n; ++i) out[i] = relu6(out[i]);
+      for (; i + kF32x8 <= n; i += kF32x8) {
+        f32x8 v;
+        vload(v, out + i);
+        v = v < zero ? zero : (v > six ? six : v);
+        vstore(out + i, v);
+      }
+      for (; i < n; ++i) out[i] = relu6(out[i]);
       break;
     case Activation::Elu:
-      for (std::int64_t i = 0; i < n; ++i) out[i] = elu(out[i]);
+      for (; i < n; ++i) out[i] = elu(out[i]);
       break;
     case Activation::LeakyRelu:
-      for (std::int64_t i = 0; i < n; ++i) out[i] = leaky_relu(out[i], leaky_alpha);
+      for (; i + kF32x8 <= n; i += kF32x8) {
+        f32x8 v;
+        vload(v, out + i);
+        v = v < zero ? v * leaky_alpha : v;
+        vstore(out + i, v);
+      }
+      for (; i < n; ++i) out[i] = leaky_relu(out[i], leaky_alpha);
       break;
     case Activation::Prelu:
-      for (std::int64_t i = 0; i < n; ++i) out[i] = leaky_relu(out[i], alpha[c0 + i]);
+      for (; i < n; ++i) out[i] = leaky_relu(out[i], alpha[c0 + i]);
       break;
     case Activation::Sigmoid:
-      for (std::int64_t i = 0; i < n; ++i) out[i] = sigmoid(out[i]);
+      for (; i < n; ++i) out[i] = sigmoid(out[i]);
       break;
   }
 }
