@@ -1,0 +1,132 @@
+// tfjs-inspector: the desktop app. Opens the model given on the command line, if any.
+//   tfjs-inspector [MODEL] [--show-const] [--expand-all] [--select NODE] [--find TEXT]
+//                  [--screenshot FILE] [--measure-frames N]
+// --screenshot saves the window (GL canvas included) once the graph is laid out, then quits;
+// --measure-frames pans the canvas N frames and prints frame times to stderr, then quits.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QSurfaceFormat>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "graph_view.h"
+#include "main_window.h"
+
+namespace {
+
+void measure_frames(tfjsi::viewers::GraphView* view, int frames) {
+  view->set_finish_frames(true);  // count the rasterizing too, not just the draw calls
+  std::vector<double> times;
+  for (int i = 0; i < frames; ++i) {
+    view->pan_by(i % 40 < 20 ? 7.0f : -7.0f, 3.0f * ((i / 40) % 2 ? -1.0f : 1.0f));
+    QElapsedTimer t;
+    t.start();
+    view->repaint();
+    times.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+  }
+  std::sort(times.begin(), times.end());
+  double sum = 0;
+  for (double x : times) sum += x;
+  std::fprintf(
+      stderr,
+      "frames: %d boxes=%d zoom=%.2f  median %.2f ms  mean %.2f ms  p95 %.2f ms  max %.2f ms\n",
+      frames, view->visible_box_count(), static_cast<double>(view->zoom()), times[times.size() / 2],
+      sum / static_cast<double>(times.size()), times[times.size() * 95 / 100], times.back());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Must precede QApplication: every QOpenGLWidget then gets a 4.3 core context.
+  QSurfaceFormat fmt;
+  fmt.setVersion(4, 3);
+  fmt.setProfile(QSurfaceFormat::CoreProfile);
+  QSurfaceFormat::setDefaultFormat(fmt);
+  QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+  Q_INIT_RESOURCE(resources);
+
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("tfjs-inspector");
+  QApplication::setOrganizationName("tfjs-inspector");
+  QApplication::setApplicationVersion(TFJSI_VERSION);
+
+  QCommandLineParser cli;
+  cli.setApplicationDescription("Inspect TensorFlow.js model bundles.");
+  cli.addHelpOption();
+  cli.addVersionOption();
+  cli.addPositionalArgument("model", "model.json, or a folder holding one");
+  QCommandLineOption shot("screenshot", "Save the window to FILE once laid out, then quit.",
+                          "FILE");
+  QCommandLineOption show_const("show-const", "Show Const nodes.");
+  QCommandLineOption expand_all("expand-all", "Open every group.");
+  QCommandLineOption select("select", "Select the node NAME.", "NAME");
+  QCommandLineOption find("find", "Find TEXT (as Ctrl+F then typing it, then Enter).", "TEXT");
+  QCommandLineOption frames("measure-frames", "Time N frames of panning, print, quit.", "N");
+  QCommandLineOption size("size", "Window size WxH.", "WxH");
+  cli.addOptions({shot, show_const, expand_all, select, find, frames, size});
+  cli.process(app);
+
+  tfjsi::ui::MainWindow win;
+  if (cli.isSet(size)) {
+    const QStringList wh = cli.value(size).split('x');
+    if (wh.size() == 2) win.resize(wh[0].toInt(), wh[1].toInt());
+  }
+  win.show();
+  auto* view = win.graph_view();
+  if (cli.isSet(show_const)) view->set_show_const(true);
+
+  const bool scripted = cli.isSet(shot) || cli.isSet(frames);
+  if (!cli.positionalArguments().isEmpty()) {
+    bool first_layout = true;
+    QObject::connect(view, &tfjsi::viewers::GraphView::layoutReady, &win, [&]() {
+      if (!first_layout) {
+        // Later layouts (groups opened by --expand-all or --select) end the script.
+        if (view->layout_pending()) return;
+      } else {
+        first_layout = false;
+        bool again = false;
+        if (cli.isSet(expand_all)) {
+          view->expand_all();
+          again = view->layout_pending();
+        }
+        if (cli.isSet(select)) {
+          int n = view->find_node(cli.value(select));
+          if (n < 0) std::fprintf(stderr, "no node named %s\n", qPrintable(cli.value(select)));
+          view->select_node(n, true);
+          again = again || view->layout_pending();
+        }
+        if (cli.isSet(find)) {
+          view->open_find();
+          view->set_find_text(cli.value(find));
+          view->find_next();
+          again = again || view->layout_pending();
+        }
+        if (again) return;
+      }
+      if (!scripted) return;
+      QTimer::singleShot(600, &win, [&]() {
+        if (cli.isSet(frames)) measure_frames(view, cli.value(frames).toInt());
+        if (cli.isSet(shot)) {
+          if (!win.grab_window().save(cli.value(shot)))
+            std::fprintf(stderr, "cannot write %s\n", qPrintable(cli.value(shot)));
+        }
+        QApplication::quit();
+      });
+    });
+    QObject::connect(&win, &tfjsi::ui::MainWindow::modelFailed, &win,
+                     [&](const QString&, const QString& msg) {
+                       std::fprintf(stderr, "%s\n", qPrintable(msg));
+                       if (scripted) {
+                         QTimer::singleShot(300, &win, [&]() {
+                           if (cli.isSet(shot)) win.grab_window().save(cli.value(shot));
+                           QApplication::exit(1);
+                         });
+                       }
+                     });
+    win.open_model(cli.positionalArguments().first());
+  }
+  return QApplication::exec();
+}

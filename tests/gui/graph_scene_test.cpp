@@ -1,0 +1,159 @@
+// The graph canvas's model of a graph: name scopes as groups, boxes and edges for a set of open
+// groups, Const nodes hidden, and the dot layout of the result.
+#include <QtTest>
+
+#include "graph_layout.h"
+#include "graph_scene.h"
+#include "support/test_support.h"
+#include "svg_export.h"
+
+using namespace tfjsi;
+using namespace tfjsi::viewers;
+
+namespace {
+
+// A small graph: input -> scope "net/block1" (conv, relu) -> "net/block2" (conv, relu) -> out,
+// with one Const weight per conv, and a lone node in "net/single".
+graph::Graph sample() {
+  graph::Graph g;
+  auto add = [&](std::string name, std::string op, std::vector<int> inputs) {
+    graph::Node n;
+    n.name = std::move(name);
+    n.op = std::move(op);
+    for (int i : inputs) n.inputs.push_back({i, 0});
+    graph::TensorInfo info;
+    info.dtype = DType::Float32;
+    info.shape = PartialShape::of({1, 8, 8, 4});
+    n.outputs.push_back(info);
+    g.nodes.push_back(std::move(n));
+    return static_cast<int>(g.nodes.size()) - 1;
+  };
+  int in = add("input", "Placeholder", {});
+  int w1 = add("net/block1/w", "Const", {});
+  int c1 = add("net/block1/conv", "Conv2D", {in, w1});
+  int r1 = add("net/block1/relu", "Relu", {c1});
+  int w2 = add("net/block2/w", "Const", {});
+  int c2 = add("net/block2/conv", "Conv2D", {r1, w2});
+  int r2 = add("net/block2/relu", "Relu", {c2});
+  int s = add("net/single/sigmoid", "Sigmoid", {r2});
+  add("out", "Identity", {s});
+  g.rebuild_index();
+  return g;
+}
+
+}  // namespace
+
+class GraphSceneTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void scopesBecomeGroups() {
+    const auto g = sample();
+    ScopeTree tree(g, /*show_const=*/false);
+    QCOMPARE(tree.visible_node_count(), 7);  // 9 nodes, 2 Const hidden
+    QVERIFY(!tree.node_visible(g.find("net/block1/w")));
+    // "net" holds block1, block2 and the sigmoid (its one-node scope "single" is dissolved).
+    const int net = tree.find_group("net");
+    QVERIFY(net > 0);
+    QCOMPARE(tree.groups()[static_cast<size_t>(net)].total_nodes, 5);
+    QCOMPARE(tree.find_group("net/single"), -1);
+    QCOMPARE(tree.group_of_node(g.find("net/single/sigmoid")), net);
+    const int b1 = tree.find_group("net/block1");
+    QVERIFY(b1 > 0);
+    QCOMPARE(tree.groups()[static_cast<size_t>(b1)].parent, net);
+    QCOMPARE(tree.group_of_node(g.find("input")), 0);
+  }
+
+  void chainsMerge() {
+    graph::Graph g;
+    for (std::string n : {"a/b/c/x", "a/b/c/y", "z"}) {
+      graph::Node node;
+      node.name = n;
+      node.op = "Relu";
+      g.nodes.push_back(node);
+    }
+    g.rebuild_index();
+    ScopeTree tree(g, false);
+    // a and a/b hold nothing but the next scope: one group, labelled with the whole chain.
+    QCOMPARE(tree.groups().size(), size_t{2});
+    QCOMPARE(tree.groups()[1].path, std::string("a/b/c"));
+    QCOMPARE(tree.groups()[1].label, std::string("a/b/c"));
+  }
+
+  void closedGroupIsOneBox() {
+    const auto g = sample();
+    ScopeTree tree(g, false);
+    Scene closed = build_scene(g, tree, {});
+    QCOMPARE(closed.items.size(), size_t{3});  // input, net, out
+    QCOMPARE(closed.edges.size(), size_t{2});
+    const int net_item = closed.item_of_node[static_cast<size_t>(g.find("net/block2/conv"))];
+    QVERIFY(closed.items[static_cast<size_t>(net_item)].is_group);
+
+    Scene open = build_scene(g, tree, {"net"});
+    QCOMPARE(open.clusters.size(), size_t{1});
+    // input, block1, block2, sigmoid, out
+    QCOMPARE(open.items.size(), size_t{5});
+    Scene all = build_scene(g, tree, {"net", "net/block1", "net/block2"});
+    QCOMPARE(all.items.size(), size_t{7});
+    QCOMPARE(all.edges.size(), size_t{6});
+    // Edge labels carry the producer's shape.
+    QCOMPARE(all.edges[0].label, std::string("[1,8,8,4]"));
+  }
+
+  void constToggle() {
+    const auto g = sample();
+    ScopeTree with(g, true);
+    QCOMPARE(with.visible_node_count(), 9);
+    Scene s = build_scene(g, with, {"net", "net/block1", "net/block2"});
+    QCOMPARE(s.items.size(), size_t{9});
+    QCOMPARE(s.edges.size(), size_t{8});
+  }
+
+  void initialOpenRespectsBudget() {
+    const auto g = sample();
+    ScopeTree tree(g, false);
+    QVERIFY(tree.initial_open(3).empty());  // opening "net" would make 5 boxes
+    auto open = tree.initial_open(5);
+    QCOMPARE(open.size(), size_t{1});
+    QVERIFY(open.contains("net"));
+    QCOMPARE(tree.initial_open(100).size(), size_t{3});
+  }
+
+  void layoutPlacesEveryBoxTopDown() {
+    const auto g = sample();
+    ScopeTree tree(g, false);
+    Scene s = build_scene(g, tree, {"net", "net/block1", "net/block2"});
+    std::vector<Vec2> sizes(s.items.size(), Vec2{80, 36});
+    Layout l = compute_layout(s, sizes, 18);
+    QCOMPARE(l.items.size(), s.items.size());
+    QCOMPARE(l.edges.size(), s.edges.size());
+    QCOMPARE(l.clusters.size(), s.clusters.size());
+    for (const auto& r : l.items) {
+      QVERIFY(std::abs((r.x1 - r.x0) - 80) < 1);
+      QVERIFY(r.x0 >= l.bounds.x0 - 1 && r.y1 <= l.bounds.y1 + 1);
+    }
+    // Top to bottom: every edge goes down the page.
+    for (const auto& e : s.edges)
+      QVERIFY(l.items[static_cast<size_t>(e.from)].center().y <
+              l.items[static_cast<size_t>(e.to)].center().y);
+    for (const auto& p : l.edges) QVERIFY(p.bezier.size() >= 4 && (p.bezier.size() - 1) % 3 == 0);
+    // Each cluster holds its boxes.
+    for (std::size_t i = 0; i < s.items.size(); ++i)
+      if (s.items[i].cluster >= 0) {
+        const auto& c = l.clusters[static_cast<size_t>(s.items[i].cluster)];
+        QVERIFY(c.contains(l.items[i].center()));
+      }
+
+    test::TempDir dir;
+    write_svg(dir.path / "g.svg", s, l, 0);
+    QFile f(QString::fromStdString((dir.path / "g.svg").string()));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray svg = f.readAll();
+    QVERIFY(svg.startsWith("<?xml"));
+    QCOMPARE(svg.count("class=\"node\""), static_cast<qsizetype>(s.items.size()));
+    QCOMPARE(svg.count("<path "), static_cast<qsizetype>(s.edges.size()));
+    QVERIFY(svg.contains(">Conv2D<"));
+  }
+};
+
+QTEST_GUILESS_MAIN(GraphSceneTest)
+#include "graph_scene_test.moc"

@@ -1,0 +1,9 @@
+# GUI suites: the real MainWindow and graph canvas, driven with QTest. They need a display:
+# scripts/test.sh runs ctest under xvfb-run (a shown QOpenGLWidget crashes the offscreen platform).
+find_package(Qt6 6.4 REQUIRED COMPONENTS Widgets OpenGLWidgets)
+
+tfjsi_add_suite(gui_main_window_test ${CMAKE_CURRENT_LIST_DIR}/main_window_test.cpp)
+target_link_libraries(gui_main_window_test PRIVATE tfjsi_ui)
+
+tfjsi_add_suite(gui_graph_scene_test ${CMAKE_CURRENT_LIST_DIR}/graph_scene_test.cpp)
+target_link_libraries(gui_graph_scene_test PRIVATE tfjsi_viewers)

@@ -1,0 +1,38 @@
+// The Properties dock: the selected node's op, decoded attributes, inputs and outputs with their
+// shapes and dtypes, and for Const nodes the weight (storage, statistics, histogram).
+#pragma once
+
+#include <QDockWidget>
+
+#include "loaded_model.h"
+
+class QLabel;
+class QTreeWidget;
+
+namespace tfjsi::ui {
+
+class HistogramWidget;
+
+class PropertiesDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit PropertiesDock(QWidget* parent = nullptr);
+  void set_model(LoadedModelPtr model);
+  void show_node(int node);  // -1 clears
+  void show_group(const QString& path, int node_count);
+  QString current_node_name() const { return current_; }
+  QTreeWidget* tree() const { return tree_; }
+  HistogramWidget* histogram() const { return histogram_; }
+
+ signals:
+  void nodeActivated(int node);  // an input or consumer was double-clicked
+
+ private:
+  LoadedModelPtr model_;
+  QLabel* header_;
+  QTreeWidget* tree_;
+  HistogramWidget* histogram_;
+  QString current_;
+};
+
+}  // namespace tfjsi::ui

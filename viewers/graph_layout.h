@@ -1,0 +1,45 @@
+// Graphviz `dot` layout of a Scene (top to bottom), in points with y growing downwards.
+// Graphviz keeps global state, so layouts run one at a time (a lock inside); call it off the UI
+// thread.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "graph_scene.h"
+
+namespace tfjsi::viewers {
+
+struct Vec2 {
+  float x = 0, y = 0;
+};
+
+struct RectF {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool contains(Vec2 p) const { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; }
+  bool overlaps(const RectF& r) const {
+    return x0 <= r.x1 && r.x0 <= x1 && y0 <= r.y1 && r.y0 <= y1;
+  }
+  Vec2 center() const { return {(x0 + x1) / 2, (y0 + y1) / 2}; }
+};
+
+struct EdgePath {
+  std::vector<Vec2> bezier;  // p0, c1, c2, p1, c1, c2, p2, ... (cubic pieces)
+  bool has_arrow = false;
+  Vec2 arrow_tip;  // where the arrowhead points, when has_arrow
+  RectF bounds;
+};
+
+struct Layout {
+  RectF bounds;
+  std::vector<RectF> items;     // per Scene item
+  std::vector<EdgePath> edges;  // per Scene edge
+  std::vector<RectF> clusters;  // per Scene cluster
+  double milliseconds = 0;      // time dot took
+};
+
+// Box sizes in points, per item, chosen by the caller from its font.
+Layout compute_layout(const Scene& scene, const std::vector<Vec2>& item_sizes,
+                      float cluster_label_height);
+
+}  // namespace tfjsi::viewers

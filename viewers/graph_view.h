@@ -1,0 +1,146 @@
+// The graph canvas: a model's graph laid out by graphviz dot, drawn with Dear ImGui inside a
+// QOpenGLWidget. Pan (drag), zoom (wheel, around the cursor), fit (F), select (click), find
+// (Ctrl+F, Enter for the next match), move along edges (arrow keys), name scopes as groups that
+// open and close (double-click), Const nodes hidden unless asked for.
+#pragma once
+
+#include <QString>
+#include <QThreadPool>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "graph/ir.h"
+#include "graph_layout.h"
+#include "graph_scene.h"
+#include "imgui_widget.h"
+
+namespace tfjsi::viewers {
+
+class GraphView : public ImGuiWidget {
+  Q_OBJECT
+ public:
+  explicit GraphView(QWidget* parent = nullptr);
+  ~GraphView() override;
+
+  // Shows `graph` (nullptr clears the view). The view keeps the graph alive.
+  void set_graph(std::shared_ptr<const graph::Graph> graph);
+  const graph::Graph* graph() const { return graph_.get(); }
+
+  bool show_const() const { return show_const_; }
+  void set_show_const(bool show);
+  void expand_all();
+  void collapse_all();
+  // Opens or closes the group with this scope path.
+  void set_group_open(const std::string& path, bool open);
+
+  // Selects a node (-1: none), opening the groups around it; `center` scrolls it into view.
+  void select_node(int node, bool center = true);
+  int selected_node() const { return selected_node_; }
+  int find_node(const QString& name) const;
+
+  void fit();               // the whole graph
+  void fit(bool readable);  // readable: a long graph is shown from its top at a legible zoom
+  void open_find();
+  void set_find_text(const QString& text);
+  QString find_text() const { return find_text_; }
+  // Selects the next node whose name or op contains the find text; false when none does.
+  bool find_next();
+
+  bool layout_pending() const { return outstanding_ > 0; }
+  bool has_layout() const { return layout_ != nullptr; }
+  // Where a node's box (or the group box showing it) is on the widget, when laid out.
+  std::optional<QPoint> node_position(int node) const;
+  // True when the node is drawn as its own box (not hidden, not inside a closed group).
+  bool node_has_own_box(int node) const;
+  // True when a widget position is covered by the toolbar or the legend.
+  bool over_overlay(QPoint widget_pos) const { return over_overlay(QPointF(widget_pos)); }
+  int visible_box_count() const { return scene_ ? static_cast<int>(scene_->items.size()) : 0; }
+  double last_layout_ms() const { return layout_ ? layout_->milliseconds : 0.0; }
+  float zoom() const { return zoom_; }
+  void pan_by(float dx, float dy);
+
+  // Throw std::runtime_error naming the file when it cannot be written.
+  void export_png(const QString& file);
+  void export_svg(const QString& file);
+
+ signals:
+  void nodeSelected(int node);  // -1: nothing (or a group) selected
+  void groupSelected(const QString& path, int node_count);
+  void layoutReady();
+  void layoutFailed(const QString& message);
+  void showConstChanged(bool show);
+
+ protected:
+  void draw_frame() override;
+  void imgui_ready() override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
+  void resizeGL(int w, int h) override;
+
+ private:
+  void rebuild_tree();
+  void request_layout();
+  void adopt(std::shared_ptr<const Scene> scene, std::shared_ptr<const Layout> layout);
+  std::vector<Vec2> item_sizes(const Scene& scene) const;
+  std::string cache_key() const;
+  int item_at(QPointF widget_pos) const;
+  int cluster_header_at(QPointF widget_pos) const;
+  bool over_overlay(QPointF widget_pos) const;
+  void center_on_item(int item);
+  void toggle_item(int item);
+  void navigate(int key);
+  int selected_item() const;
+  void select_item(int item);
+  bool matches(int node) const;
+
+  Vec2 to_screen(Vec2 w) const { return {w.x * zoom_ + pan_.x, w.y * zoom_ + pan_.y}; }
+  Vec2 to_world(Vec2 s) const { return {(s.x - pan_.x) / zoom_, (s.y - pan_.y) / zoom_}; }
+
+  void draw_canvas();
+  void draw_toolbar();
+  void draw_legend();
+  void draw_status();
+
+  std::shared_ptr<const graph::Graph> graph_;
+  std::unique_ptr<ScopeTree> tree_;
+  std::set<std::string> open_;
+  bool show_const_ = false;
+
+  std::shared_ptr<const Scene> scene_;
+  std::shared_ptr<const Layout> layout_;
+  std::map<std::string, std::pair<std::shared_ptr<const Scene>, std::shared_ptr<const Layout>>>
+      cache_;
+  int outstanding_ = 0;  // layout jobs sent to the pool and not yet back
+  std::shared_ptr<std::atomic<int>> generation_ = std::make_shared<std::atomic<int>>(0);
+  bool layout_wanted_ = false;  // asked for before the GL context (and fonts) existed
+
+  Vec2 pan_{0, 0};
+  float zoom_ = 1.0f;
+  bool fit_on_next_layout_ = true;
+  int center_on_next_layout_ = -1;  // graph node to bring into view when its layout arrives
+  std::string anchor_group_;        // a group just toggled: keep it where it was on screen
+  Vec2 anchor_screen_{0, 0};
+
+  int selected_node_ = -1;
+  std::string selected_group_;
+
+  bool find_active_ = false;
+  QString find_text_;
+  int match_count_ = 0;
+
+  bool dragging_ = false;
+  bool left_down_ = false;
+  QPointF press_pos_, last_pos_;
+  std::vector<RectF> overlay_rects_;
+  QThreadPool pool_;
+};
+
+}  // namespace tfjsi::viewers
