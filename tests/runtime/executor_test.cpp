@@ -283,6 +283,38 @@ class ExecutorTest : public QObject {
                              ex.run({{"x", test::floats({2}, {-1, 3})}, {"p", yes}}, dead));
   }
 
+  void control_edges_from_a_branch_pivot() {
+    // As TF2 conds lower: the branch's constants hang off a pivot (an Identity of the predicate's
+    // Switch) by control edges only, so nothing reads the pivot's value; the constant must still
+    // wait for the pivot, and run only on the taken side.
+    GraphBuilder b;
+    auto x = b.placeholder("x", DType::Float32, {2});
+    auto p = b.placeholder("p", DType::Bool, {});
+    auto sp = b.add("switch_pred", "Switch", {p, p});
+    auto pivot_t = b.add("pivot_t", "Identity", {out(sp, 1)});
+    auto pivot_f = b.add("pivot_f", "Identity", {out(sp, 0)});
+    auto sx = b.add("switch_x", "Switch", {x, p});
+    auto ten = b.scalar_const("ten", 10);
+    b.control(ten, pivot_t);
+    auto minus = b.scalar_const("minus", -1);
+    b.control(minus, pivot_f);
+    auto t = b.add("then", "T_Add", {out(sx, 1), ten});
+    auto f = b.add("else", "T_Mul", {out(sx, 0), minus});
+    auto m = b.add("merge", "Merge", {f, t});
+    b.output("y", m);
+    const graph::Graph g = b.take();
+    Engine e;
+    test::add_test_kernels(e);
+    Executor ex(e, g);
+    HostTensor yes = HostTensor::zeros(DType::Bool, {});
+    yes.mutable_values<std::uint8_t>()[0] = 1;
+    auto o = ex.run({{"x", test::floats({2}, {1, 2})}, {"p", yes}});
+    QCOMPARE(test::float_values(o[0]), (std::vector<float>{11, 12}));
+    o = ex.run({{"x", test::floats({2}, {1, 2})}, {"p", HostTensor::zeros(DType::Bool, {})}});
+    QCOMPARE(test::float_values(o[0]), (std::vector<float>{-1, -2}));
+    QCOMPARE(e.memory().total.num_tensors, std::size_t{2});  // the two weights
+  }
+
   void tf2_while_and_if_call_functions() {
     // cond(i, acc): i < 5; body(i, acc): (i + 1, acc * 2)
     auto cond = std::make_shared<graph::Graph>();
