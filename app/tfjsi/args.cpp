@@ -41,7 +41,9 @@ Args Args::parse(std::span<const std::string> argv, std::span<const OptionSpec> 
   return a;
 }
 
-bool Args::flag(std::string_view name) const { return options_.find(name) != options_.end(); }
+bool Args::flag(std::string_view name) const {
+  return options_.find(name) != options_.end();
+}
 
 std::optional<std::string> Args::value(std::string_view name) const {
   auto it = options_.find(name);

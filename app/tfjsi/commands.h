@@ -8,5 +8,9 @@
 namespace tfjsi::cli {
 
 int info_command(std::span<const std::string> argv);
+int run_command(std::span<const std::string> argv);
+int bench_command(std::span<const std::string> argv);
+int memcheck_command(std::span<const std::string> argv);
+int env_command(std::span<const std::string> argv);
 
 }  // namespace tfjsi::cli

@@ -17,9 +17,12 @@ constexpr OptionSpec kOptions[] = {{"json"}};
 std::string human_bytes(std::uint64_t b) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(1);
-  if (b >= (1u << 20)) s << static_cast<double>(b) / (1 << 20) << " MiB";
-  else if (b >= (1u << 10)) s << static_cast<double>(b) / (1 << 10) << " KiB";
-  else s << b << " B";
+  if (b >= (1u << 20))
+    s << static_cast<double>(b) / (1 << 20) << " MiB";
+  else if (b >= (1u << 10))
+    s << static_cast<double>(b) / (1 << 10) << " KiB";
+  else
+    s << b << " B";
   return s.str();
 }
 
@@ -37,8 +40,8 @@ std::string shape_text(const nlohmann::json& shape) {
 void print_endpoints(std::ostream& o, const char* title, const nlohmann::json& list) {
   o << title << " (" << list.size() << ")\n";
   for (const auto& e : list) {
-    o << "  " << std::left << std::setw(28) << e["name"].get<std::string>() << ' '
-      << std::setw(8) << (e["dtype"].is_null() ? "?" : e["dtype"].get<std::string>()) << ' '
+    o << "  " << std::left << std::setw(28) << e["name"].get<std::string>() << ' ' << std::setw(8)
+      << (e["dtype"].is_null() ? "?" : e["dtype"].get<std::string>()) << ' '
       << shape_text(e["shape"]);
     if (e["node"] != e["name"]) o << "  (node " << e["node"].get<std::string>() << ')';
     o << '\n';
@@ -69,8 +72,11 @@ void print_text(std::ostream& o, const nlohmann::json& j) {
   o << "\nOps      " << j["op_histogram"].size() << " kinds\n";
   std::vector<std::pair<int, std::string>> ops;
   for (const auto& [op, n] : j["op_histogram"].items()) ops.emplace_back(n.get<int>(), op);
-  std::sort(ops.begin(), ops.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
-  for (const auto& [n, op] : ops) o << "  " << std::setw(6) << std::right << n << "  " << op << '\n';
+  std::sort(ops.begin(), ops.end(), [](auto& a, auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  for (const auto& [n, op] : ops)
+    o << "  " << std::setw(6) << std::right << n << "  " << op << '\n';
 
   const auto& w = j["weights"];
   o << "\nWeights  " << w["count"].get<std::size_t>() << ", "
@@ -78,12 +84,13 @@ void print_text(std::ostream& o, const nlohmann::json& j) {
     << human_bytes(w["bytes_decoded"].get<std::uint64_t>()) << " decoded\n";
   for (const auto& [q, s] : w["by_quantization"].items())
     o << "  " << std::left << std::setw(8) << q << ' ' << std::right << std::setw(6)
-      << s["count"].get<int>() << " weights  " << human_bytes(s["bytes_on_disk"].get<std::uint64_t>())
-      << " -> " << human_bytes(s["bytes_decoded"].get<std::uint64_t>()) << '\n';
+      << s["count"].get<int>() << " weights  "
+      << human_bytes(s["bytes_on_disk"].get<std::uint64_t>()) << " -> "
+      << human_bytes(s["bytes_decoded"].get<std::uint64_t>()) << '\n';
   o << "Shards   " << j["shards"].size() << '\n';
   for (const auto& s : j["shards"])
-    o << "  " << s["path"].get<std::string>() << "  " << human_bytes(s["bytes"].get<std::uint64_t>())
-      << '\n';
+    o << "  " << s["path"].get<std::string>() << "  "
+      << human_bytes(s["bytes"].get<std::uint64_t>()) << '\n';
   if (!j["metadata"].empty()) {
     o << "Metadata\n";
     for (const auto& [k, v] : j["metadata"].items()) {
@@ -103,8 +110,10 @@ int info_command(std::span<const std::string> argv) {
   const LoadedModel m = load_model(args.positional()[0]);
   nlohmann::json j = analysis::summarize_model(m.bundle, m.graph);
   j["load_ms"] = m.load_ms;
-  if (args.flag("json")) std::cout << j.dump(2) << '\n';
-  else print_text(std::cout, j);
+  if (args.flag("json"))
+    std::cout << j.dump(2) << '\n';
+  else
+    print_text(std::cout, j);
   return 0;
 }
 

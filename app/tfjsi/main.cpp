@@ -15,8 +15,18 @@ namespace {
 constexpr const char* kUsage = R"(usage: tfjsi COMMAND MODEL [options]
 
 commands:
-  info       MODEL [--json]                 what the bundle holds: signature, ops, weights
-  help                                      this text
+  info     MODEL [--json]                  what the bundle holds: signature, ops, weights
+  run      MODEL [ENGINE] [--input [NAME=]FILE.npy]... [--out DIR] [--json]
+                                           run once; outputs as .npy with --out
+  bench    MODEL [ENGINE] [--warmup N] [--runs N] [--profile] [--json]
+                                           load, first-run and warm-run times
+  memcheck MODEL [ENGINE] [--runs N] [--switch cpu,xnnpack,gl] [--json]
+                                           live tensors, bytes and RSS across runs
+  env      [--json] [--flag NAME=VALUE]... backends (available or why not) and flags
+  help                                     this text
+
+ENGINE options: --backend auto|cpu|xnnpack|gl  --precision fp32|fp16  --threads N
+                --flag NAME=VALUE (repeatable; see tfjsi env)
 
 MODEL is a model.json file (any file name) or a folder holding model.json.
 exit codes: 0 ok, 1 bad model or input, 2 usage, 3 backend not available
@@ -28,7 +38,9 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
-    {"info", tfjsi::cli::info_command},
+    {"info", tfjsi::cli::info_command},   {"run", tfjsi::cli::run_command},
+    {"bench", tfjsi::cli::bench_command}, {"memcheck", tfjsi::cli::memcheck_command},
+    {"env", tfjsi::cli::env_command},
 };
 
 }  // namespace

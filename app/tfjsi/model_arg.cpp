@@ -12,7 +12,8 @@ LoadedModel load_model(const std::string& path) {
   LoadedModel m;
   m.bundle = model::load_bundle(path);
   m.graph = graph::build_graph(m.bundle);
-  m.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  m.load_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   for (const auto& w : m.bundle.warnings) std::cerr << "tfjsi: warning: " << w << '\n';
   return m;
 }

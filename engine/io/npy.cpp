@@ -42,7 +42,8 @@ std::string_view value_after(std::string_view dict, std::string_view key,
     pos = dict.find(quoted2);
     len = quoted2.size();
   }
-  if (pos == std::string_view::npos) fail(file, "the .npy header has no '" + std::string(key) + "'");
+  if (pos == std::string_view::npos)
+    fail(file, "the .npy header has no '" + std::string(key) + "'");
   auto colon = dict.find(':', pos + len);
   if (colon == std::string_view::npos) fail(file, "malformed .npy header");
   auto v = dict.substr(colon + 1);
@@ -60,8 +61,10 @@ Header parse_header(std::string_view dict, const std::filesystem::path& file) {
   h.descr = std::string(d.substr(1, end - 1));
 
   auto f = value_after(dict, "fortran_order", file);
-  if (f.starts_with("True")) h.fortran = true;
-  else if (!f.starts_with("False")) fail(file, "malformed 'fortran_order'");
+  if (f.starts_with("True"))
+    h.fortran = true;
+  else if (!f.starts_with("False"))
+    fail(file, "malformed 'fortran_order'");
 
   auto s = value_after(dict, "shape", file);
   if (s.empty() || s.front() != '(') fail(file, "malformed 'shape'");
@@ -104,8 +107,8 @@ void convert_to_int(const std::byte* src, std::int32_t* dst, std::size_t n,
     if constexpr (sizeof(From) > 4) {
       if (v < std::numeric_limits<std::int32_t>::min() ||
           v > std::numeric_limits<std::int32_t>::max())
-        fail(file, "element " + std::to_string(i) + " (" + std::to_string(v) +
-                       ") does not fit in int32");
+        fail(file,
+             "element " + std::to_string(i) + " (" + std::to_string(v) + ") does not fit in int32");
     }
     dst[i] = static_cast<std::int32_t>(v);
   }
@@ -120,8 +123,10 @@ float half_to_float(std::uint16_t h) {
     return sign ? -m : m;
   }
   std::uint32_t bits;
-  if (exp == 31) bits = sign | 0x7f800000u | (mant << 13);
-  else bits = sign | ((exp + 112) << 23) | (mant << 13);
+  if (exp == 31)
+    bits = sign | 0x7f800000u | (mant << 13);
+  else
+    bits = sign | ((exp + 112) << 23) | (mant << 13);
   return std::bit_cast<float>(bits);
 }
 
@@ -158,11 +163,11 @@ HostTensor read_npy(const std::filesystem::path& file) {
     std::size_t size;
     DType dtype;
   };
-  static constexpr Kind kinds[] = {
-      {"<f4", 4, DType::Float32}, {"<f2", 2, DType::Float32}, {"<f8", 8, DType::Float32},
-      {"<i4", 4, DType::Int32},   {"<i8", 8, DType::Int32},   {"|u1", 1, DType::Int32},
-      {"|i1", 1, DType::Int32},   {"<i2", 2, DType::Int32},   {"<u2", 2, DType::Int32},
-      {"|b1", 1, DType::Bool}};
+  static constexpr Kind kinds[] = {{"<f4", 4, DType::Float32}, {"<f2", 2, DType::Float32},
+                                   {"<f8", 8, DType::Float32}, {"<i4", 4, DType::Int32},
+                                   {"<i8", 8, DType::Int32},   {"|u1", 1, DType::Int32},
+                                   {"|i1", 1, DType::Int32},   {"<i2", 2, DType::Int32},
+                                   {"<u2", 2, DType::Int32},   {"|b1", 1, DType::Bool}};
   const Kind* kind = nullptr;
   for (const auto& k : kinds)
     if (h.descr == k.descr) kind = &k;
@@ -214,9 +219,15 @@ HostTensor read_npy(const std::filesystem::path& file) {
 void write_npy(const std::filesystem::path& file, const HostTensor& tensor) {
   const char* descr = nullptr;
   switch (tensor.dtype) {
-    case DType::Float32: descr = "<f4"; break;
-    case DType::Int32: descr = "<i4"; break;
-    case DType::Bool: descr = "|b1"; break;
+    case DType::Float32:
+      descr = "<f4";
+      break;
+    case DType::Int32:
+      descr = "<i4";
+      break;
+    case DType::Bool:
+      descr = "|b1";
+      break;
     case DType::String:
       throw std::runtime_error(file.string() + ": string tensors cannot be written as .npy");
   }
@@ -234,7 +245,8 @@ void write_npy(const std::filesystem::path& file, const HostTensor& tensor) {
   const std::size_t unpadded = 6 + 2 + 2 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
   dict += '\n';
-  if (dict.size() > 65535) throw std::runtime_error(file.string() + ": shape too long for .npy 1.0");
+  if (dict.size() > 65535)
+    throw std::runtime_error(file.string() + ": shape too long for .npy 1.0");
 
   std::ofstream out(file, std::ios::binary | std::ios::trunc);
   if (!out) throw std::runtime_error(file.string() + ": cannot open for writing");

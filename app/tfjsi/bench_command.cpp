@@ -1,0 +1,130 @@
+// tfjsi bench MODEL [--backend ...] [--precision ...] [--warmup N] [--runs N] [--threads N]
+//                   [--profile] [--json]
+// Times a model the way TF.js's benchmark page does: load, first run (kernel set-up, shader
+// compile, weight upload), then warm runs (median, min, max), optionally per kernel.
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+
+#include "args.h"
+#include "backends/gl/gl_backend.h"
+#include "commands.h"
+#include "core/error.h"
+#include "engine_setup.h"
+#include "inputs.h"
+#include "model_arg.h"
+#include "process_memory.h"
+#include "runtime/profiler.h"
+
+namespace tfjsi::cli {
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+int bench_command(std::span<const std::string> argv) {
+  std::vector<OptionSpec> specs(std::begin(kEngineOptions), std::end(kEngineOptions));
+  specs.insert(specs.end(),
+               {{"warmup", true}, {"runs", true}, {"profile"}, {"input", true, true}, {"json"}});
+  const Args args = Args::parse(argv, specs);
+  if (args.positional().size() != 1) throw UsageError("bench takes one MODEL");
+  const int warmup = args.int_value("warmup", 3, 0, 100000);
+  const int runs = args.int_value("runs", 20, 1, 100000);
+  auto engine = make_engine(args);
+  auto* gl = dynamic_cast<gl::GlBackend*>(&engine->backend());
+
+  const LoadedModel m = load_model(args.positional()[0]);
+  const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
+  runtime::Executor executor(*engine, m.graph);
+
+  if (gl) gl->reset_stats();
+  auto t0 = std::chrono::steady_clock::now();
+  executor.run(inputs.tensors);
+  const double first_ms = ms_since(t0);
+  nlohmann::json gl_first;
+  if (gl) {
+    const auto& s = gl->stats();
+    gl_first = {{"compile_ms", s.compile_ms},
+                {"upload_ms", s.upload_ms},
+                {"new_programs", s.new_programs},
+                {"uploads", s.uploads}};
+  }
+  for (int i = 0; i < warmup; ++i) executor.run(inputs.tensors);
+
+  runtime::Profiler profiler(*engine);
+  if (args.flag("profile")) engine->add_observer(&profiler);
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    t0 = std::chrono::steady_clock::now();
+    executor.run(inputs.tensors);
+    times.push_back(ms_since(t0));
+  }
+  if (args.flag("profile")) engine->remove_observer(&profiler);
+
+  nlohmann::json j = {{"model", m.bundle.model_json.string()},
+                      {"backend", std::string(engine->backend().name())},
+                      {"precision", std::string(runtime::to_string(engine->precision()))},
+                      {"threads", engine->threads()},
+                      {"load_ms", m.load_ms},
+                      {"first_ms", first_ms},
+                      {"warmup", warmup},
+                      {"runs", runs},
+                      {"median_ms", median(times)},
+                      {"min_ms", *std::min_element(times.begin(), times.end())},
+                      {"max_ms", *std::max_element(times.begin(), times.end())},
+                      {"times_ms", times},
+                      {"peak_rss_mb", static_cast<double>(process_memory().peak_rss_kb) / 1024.0},
+                      {"peak_tensor_bytes", engine->peak_bytes()}};
+  if (gl) {
+    j["compile_ms"] = gl_first["compile_ms"];
+    j["upload_ms"] = gl_first["upload_ms"];
+    // No new program met in the first run means every one came from the disk cache.
+    j["new_programs"] = gl_first["new_programs"];
+    // A hit: every program the first run needed came from a saved binary, none from source.
+    const auto* cache = gl->programs();
+    j["cache_hit"] = cache && cache->stats().disk_loaded > 0 && cache->stats().compiled == 0;
+  }
+  if (args.flag("profile")) {
+    nlohmann::json ops = nlohmann::json::array();
+    for (const auto& o : profiler.by_op())
+      ops.push_back({{"op", o.op}, {"calls", o.calls / runs}, {"ms", o.ms / runs}});
+    j["profile"] = {{"ops", ops}, {"kernel_ms", profiler.total_ms() / runs}};
+  }
+
+  if (args.flag("json")) {
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  std::cout << std::fixed << std::setprecision(2) << m.bundle.model_json.string() << " on "
+            << j["backend"].get<std::string>() << " (" << j["precision"].get<std::string>() << ", "
+            << engine->threads() << " threads)\n"
+            << "  load    " << m.load_ms << " ms\n"
+            << "  first   " << first_ms << " ms\n"
+            << "  warm    median " << j["median_ms"].get<double>() << " ms, min "
+            << j["min_ms"].get<double>() << ", max " << j["max_ms"].get<double>() << " (" << runs
+            << " runs after " << warmup << " warm-up)\n"
+            << "  peak RSS " << j["peak_rss_mb"].get<double>() << " MiB\n";
+  if (gl)
+    std::cout << "  gl: compile " << j["compile_ms"].get<double>() << " ms, upload "
+              << j["upload_ms"].get<double>() << " ms, disk cache "
+              << (j["cache_hit"].get<bool>() ? "hit" : "miss") << '\n';
+  if (j.contains("profile")) {
+    std::cout << "  per op (ms per run):\n";
+    for (const auto& o : j["profile"]["ops"])
+      std::cout << "    " << std::setw(10) << o["ms"].get<double>() << "  " << std::setw(5)
+                << o["calls"].get<int>() << "x  " << o["op"].get<std::string>() << '\n';
+  }
+  return 0;
+}
+
+}  // namespace tfjsi::cli

@@ -1,0 +1,115 @@
+// tfjsi memcheck MODEL [--runs N] [--switch cpu,xnnpack,gl] [--json]: runs the model again and
+// again (switching backend on every run when asked) and reports whether live tensors, bytes and
+// resident memory come back to the same level after each run.
+#include <iostream>
+#include <optional>
+#include <set>
+#include <sstream>
+
+#include "args.h"
+#include "commands.h"
+#include "core/error.h"
+#include "engine_setup.h"
+#include "inputs.h"
+#include "model_arg.h"
+#include "process_memory.h"
+
+namespace tfjsi::cli {
+namespace {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+}  // namespace
+
+int memcheck_command(std::span<const std::string> argv) {
+  std::vector<OptionSpec> specs(std::begin(kEngineOptions), std::end(kEngineOptions));
+  specs.insert(specs.end(), {{"runs", true}, {"switch", true}, {"input", true, true}, {"json"}});
+  const Args args = Args::parse(argv, specs);
+  if (args.positional().size() != 1) throw UsageError("memcheck takes one MODEL");
+  const int runs = args.int_value("runs", 100, 1, 1000000);
+  auto engine = make_engine(args);
+  std::vector<std::string> cycle = split_list(args.value("switch").value_or(""));
+  if (cycle.empty()) cycle.push_back(std::string(engine->backend().name()));
+  for (const auto& b : cycle) engine->set_backend(b);  // unavailable ones fail now, with exit 3
+
+  const LoadedModel m = load_model(args.positional()[0]);
+  const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
+  runtime::Executor executor(*engine, m.graph);
+
+  const auto before = engine->memory().total;
+  const auto live_before = engine->live_tensors();
+  nlohmann::json per_run = nlohmann::json::array();
+  std::int64_t rss_first = 0;
+  // After every backend in the cycle has run once (weights copied where they are needed), each
+  // later run must leave exactly the same tensors and bytes behind.
+  std::optional<runtime::MemoryUse> settled;
+  bool stable = true;
+  for (int r = 0; r < runs; ++r) {
+    const std::string& backend = cycle[static_cast<std::size_t>(r) % cycle.size()];
+    engine->set_backend(backend);
+    executor.run(inputs.tensors);
+    const auto use = engine->memory().total;
+    const auto rss = process_memory().rss_kb;
+    if (r == 0) rss_first = rss;
+    if (r + 1 == static_cast<int>(cycle.size())) settled = use;
+    if (settled && r + 1 > static_cast<int>(cycle.size()) &&
+        (use.num_tensors != settled->num_tensors || use.num_bytes != settled->num_bytes))
+      stable = false;
+    per_run.push_back({{"backend", backend},
+                       {"tensors", use.num_tensors},
+                       {"data_buffers", use.num_data_buffers},
+                       {"bytes", use.num_bytes},
+                       {"rss_kb", rss}});
+  }
+  const auto after = engine->memory().total;
+  const std::int64_t rss_last = process_memory().rss_kb;
+
+  // Tensors alive now that were not before the first run: leaks, with the node that made them.
+  nlohmann::json leaked = nlohmann::json::array();
+  std::set<runtime::TensorId> old;
+  for (const auto& t : live_before) old.insert(t.id);
+  for (const auto& t : engine->live_tensors())
+    if (!old.count(t.id))
+      leaked.push_back({{"id", t.id},
+                        {"creator", t.creator},
+                        {"shape", t.shape},
+                        {"dtype", std::string(to_string(t.dtype))}});
+
+  nlohmann::json j = {{"model", m.bundle.model_json.string()},
+                      {"runs", runs},
+                      {"switch", cycle},
+                      {"tensors_before", before.num_tensors},
+                      {"tensors_after", after.num_tensors},
+                      {"data_buffers_before", before.num_data_buffers},
+                      {"data_buffers_after", after.num_data_buffers},
+                      {"bytes_before", before.num_bytes},
+                      {"bytes_after", after.num_bytes},
+                      {"rss_kb_first", rss_first},
+                      {"rss_kb_last", rss_last},
+                      {"stable", stable && leaked.empty()},
+                      {"leaked", leaked},
+                      {"per_run", per_run}};
+  if (args.flag("json")) {
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::cout << runs << " runs of " << m.bundle.model_json.string() << '\n'
+              << "  tensors  " << before.num_tensors << " -> " << after.num_tensors << '\n'
+              << "  bytes    " << before.num_bytes << " -> " << after.num_bytes << '\n'
+              << "  RSS      " << rss_first << " KiB after run 1, " << rss_last << " KiB after run "
+              << runs << '\n';
+    for (const auto& l : leaked)
+      std::cout << "  leaked tensor " << l["id"] << " " << l["shape"].dump() << " made by "
+                << l["creator"].get<std::string>() << '\n';
+    std::cout << (j["stable"].get<bool>() ? "  stable: no growth\n" : "  NOT stable\n");
+  }
+  return 0;
+}
+
+}  // namespace tfjsi::cli

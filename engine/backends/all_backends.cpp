@@ -1,0 +1,11 @@
+#include "backends/all_backends.h"
+
+#include "backends/gl/gl_backend.h"
+
+namespace tfjsi::backends {
+
+void add_all_backends(runtime::Engine& engine) {
+  engine.add_backend(gl::make_gl_backend());
+}
+
+}  // namespace tfjsi::backends
