@@ -136,6 +136,25 @@ class MatMulTest : public QObject {
     }
   }
 
+  void int32_matmul() {
+    const HostTensor a = int_tensor({2, 2}, {1, 2, 3, 4}), b = int_tensor({2, 2}, {5, 6, 7, 8});
+    const HostTensor out = run(matmul_node("MatMul", false, false), {a, b});
+    QCOMPARE(out.dtype, DType::Int32);
+    QCOMPARE(out.shape, (Shape{2, 2}));
+    const auto v = out.values<std::int32_t>();
+    QCOMPARE(std::vector<std::int32_t>(v.begin(), v.end()),
+             (std::vector<std::int32_t>{19, 22, 43, 50}));
+    // Batched, with B transposed and broadcast: [[1,2],[3,4]] x [[5,7],[6,8]]^T per batch item.
+    const HostTensor a3 = int_tensor({2, 2, 2}, {1, 2, 3, 4, 0, 1, 1, 0});
+    const HostTensor bt = int_tensor({2, 2}, {5, 7, 6, 8});
+    const HostTensor out3 = run(matmul_node("BatchMatMulV2", false, true), {a3, bt});
+    const auto v3 = out3.values<std::int32_t>();
+    QCOMPARE(std::vector<std::int32_t>(v3.begin(), v3.end()),
+             (std::vector<std::int32_t>{19, 22, 43, 50, 7, 8, 5, 6}));
+    EXPECT_MODEL_ERROR(run(matmul_node("MatMul", false, false), {a, random_tensor({2, 2}, 1)}),
+                       "float32");
+  }
+
   void bad_input_names_node() {
     EXPECT_MODEL_ERROR(run(matmul_node("MatMul", false, false),
                            {random_tensor({2, 3}, 1), random_tensor({4, 2}, 2)}),

@@ -18,8 +18,14 @@ std::vector<HostTensor> matmul(const KernelContext& ctx, bool fused, const char*
                                const char* tb_key) {
   const graph::Node& node = ctx.node;
   nn::expect_inputs(ctx, 2, fused ? 4 : 2);
-  const HostTensor& a = nn::float_input(ctx, 0, -1, "a");
-  const HostTensor& b = nn::float_input(ctx, 1, -1, "b");
+  // TF.js multiplies int32 matrices too (index arithmetic in some models), into int32.
+  const bool ints = ctx.inputs.size() >= 2 && ctx.inputs[0].dtype == DType::Int32 &&
+                    ctx.inputs[1].dtype == DType::Int32 && !fused;
+  const HostTensor& a = ints ? ctx.inputs[0] : nn::float_input(ctx, 0, -1, "a");
+  const HostTensor& b = ints ? ctx.inputs[1] : nn::float_input(ctx, 1, -1, "b");
+  if (ints && (!a.buffer || a.buffer->size() < a.byte_size() || !b.buffer ||
+               b.buffer->size() < b.byte_size()))
+    nn::fail(node, "an input has no data");
   if (a.rank() < 2 || b.rank() < 2)
     nn::fail(node, "inputs must have rank >= 2, got " + shape_to_string(a.shape) + " and " +
                        shape_to_string(b.shape));
@@ -50,7 +56,7 @@ std::vector<HostTensor> matmul(const KernelContext& ctx, bool fused, const char*
   }
   out_shape[rank - 2] = m;
   out_shape[rank - 1] = n;
-  HostTensor out = nn::new_output(node, out_shape);
+  HostTensor out = nn::new_output(node, out_shape, ints ? DType::Int32 : DType::Float32);
 
   std::optional<FusedOps> ops;
   Epilogue epilogue;
@@ -77,6 +83,29 @@ std::vector<HostTensor> matmul(const KernelContext& ctx, bool fused, const char*
         index[d] = 0;
       }
     }
+  }
+  if (ints) {
+    // Plain loops: int32 products are rare and small. Sums wrap to int32 like TF.js's Int32Array.
+    const auto ap = a.values<std::int32_t>();
+    const auto bp = b.values<std::int32_t>();
+    auto cp = out.mutable_values<std::int32_t>();
+    for (std::int64_t i = 0; i < batches; ++i)
+      for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t c = 0; c < n; ++c) {
+          std::int64_t sum = 0;
+          for (std::int64_t p = 0; p < k; ++p) {
+            const std::int64_t av =
+                ap[static_cast<std::size_t>(a_off[i] + (ta ? p * m + r : r * k + p))];
+            const std::int64_t bv =
+                bp[static_cast<std::size_t>(b_off[i] + (tb ? c * k + p : p * n + c))];
+            sum += av * bv;
+          }
+          cp[static_cast<std::size_t>(i * m * n + r * n + c)] =
+              static_cast<std::int32_t>(static_cast<std::uint32_t>(sum));
+        }
+    std::vector<HostTensor> result;
+    result.push_back(std::move(out));
+    return result;
   }
   const float* ap = a.values<float>().data();
   const float* bp = b.values<float>().data();
