@@ -1,5 +1,6 @@
 // The `debug` flag's observer: one stderr line (through Engine::log) per node run, with op, node,
-// backend, input and output shapes, wall time and bytes made.
+// backend, input and output shapes, wall time, bytes made, and a note for float outputs that
+// hold NaN.
 #pragma once
 
 #include "runtime/observer.h"

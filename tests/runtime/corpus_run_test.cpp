@@ -1,12 +1,14 @@
 // A real corpus model end to end on cpu: load, build, run with the deterministic inputs of
-// DESIGN.md, twice. Checks the outputs against the model's declared endpoints, that the two runs
-// agree bit for bit, that a run leaves memory as it found it (only the weights stay), and that
-// intermediates were freed along the way (peak live bytes well under the bytes all kernels made).
-// Run once per model: the model's name is the first argument.
+// DESIGN.md (with the oracle's input overrides), twice. Checks the outputs against the model's
+// declared endpoints, that the two runs agree bit for bit, that a run leaves memory as it found it
+// (only the weights stay), and that intermediates were freed along the way (peak live bytes well
+// under the bytes all kernels made). Run once per model: the model's name is the first argument.
 #include <QtTest>
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "graph/build.h"
 #include "io/deterministic_input.h"
@@ -28,6 +30,16 @@ class CorpusRunTest : public QObject {
  private slots:
   void runs_end_to_end() {
     QVERIFY2(!g_model.empty(), "usage: runtime_corpus_run MODEL");
+    // A failure to load or run is this test's finding: report it rather than abort.
+    try {
+      check();
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
+ private:
+  void check() {
     const model::Bundle bundle = model::load_bundle(test::corpus_model(g_model));
     const graph::Graph graph = graph::build_graph(bundle);
     Engine engine;
@@ -38,10 +50,35 @@ class CorpusRunTest : public QObject {
     for (const auto& n : graph.nodes) consts += n.op == "Const";
     QCOMPARE(loaded.total.num_tensors, consts);  // weights are wrapped once, at construction
 
+    // The generated inputs, except where tests/reference/input-overrides.json (shared with the
+    // TF.js oracle) gives a shape or a constant the generator cannot make meaningful.
+    nlohmann::json overrides;
+    {
+      std::ifstream f(test::source_dir() / "tests/reference/input-overrides.json");
+      QVERIFY2(f, "tests/reference/input-overrides.json is missing");
+      overrides = nlohmann::json::parse(f).value(g_model, nlohmann::json::object());
+    }
     NamedTensors inputs;
-    for (const auto& in : graph.inputs)
-      inputs[in.name] =
-          io::deterministic_tensor(in.dtype.value_or(DType::Float32), io::default_shape(in.shape));
+    for (const auto& in : graph.inputs) {
+      const DType dtype = in.dtype.value_or(DType::Float32);
+      // Keyed like the oracle does: by the Placeholder's name, else by the signature key.
+      const std::string& node = graph.nodes[in.ref.node].name;
+      const nlohmann::json o = overrides.contains(node)
+                                   ? overrides[node]
+                                   : overrides.value(in.name, nlohmann::json::object());
+      const Shape shape =
+          o.contains("shape") ? o["shape"].get<Shape>() : io::default_shape(in.shape);
+      HostTensor t = io::deterministic_tensor(dtype, shape);
+      if (o.contains("value")) {
+        const double v = o["value"].get<double>();
+        for (std::int64_t i = 0; i < t.num_elements(); ++i) {
+          if (dtype == DType::Float32) t.mutable_values<float>()[i] = static_cast<float>(v);
+          if (dtype == DType::Int32)
+            t.mutable_values<std::int32_t>()[i] = static_cast<std::int32_t>(v);
+        }
+      }
+      inputs[in.name] = std::move(t);
+    }
     Profiler profiler(engine);
     engine.add_observer(&profiler);
     const std::vector<HostTensor> first = executor.run(inputs);
