@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace tfjsi::model {
 namespace {
@@ -15,6 +16,17 @@ std::uint32_t load_quantized(const std::byte* p, std::size_t bytes_per_value) {
   std::uint16_t v;
   std::memcpy(&v, p, 2);
   return v;
+}
+
+// A double stored into a Float32Array: rounded to nearest, overflowing to +-inf. A plain cast of
+// an out-of-range double is undefined behaviour in C++, so the overflow is handled here.
+float to_float(double x) {
+  constexpr double kRoundsToInf = 0x1.ffffffp+127;  // halfway between FLT_MAX and 2^128
+  const double a = std::fabs(x);
+  if (a >= kRoundsToInf) return std::copysign(std::numeric_limits<float>::infinity(), x);
+  if (a > std::numeric_limits<float>::max())
+    return std::copysign(std::numeric_limits<float>::max(), x);
+  return static_cast<float>(x);  // NaN passes through
 }
 
 }  // namespace
@@ -54,7 +66,7 @@ void dequantize_affine(std::span<const std::byte> src, std::size_t bytes_per_val
                        double min, std::span<float> dst) {
   for (std::size_t i = 0; i < dst.size(); ++i) {
     const double q = load_quantized(src.data() + i * bytes_per_value, bytes_per_value);
-    dst[i] = static_cast<float>(q * scale + min);
+    dst[i] = to_float(q * scale + min);
   }
 }
 

@@ -30,6 +30,13 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec))
     fail_model(file, "expected a JSON file, found a folder");
+  // A FIFO or device in place of model.json would block or never end.
+  if (!std::filesystem::is_regular_file(file, ec)) fail_model(file, "expected a regular JSON file");
+  const auto size = std::filesystem::file_size(file, ec);
+  if (ec) fail_model(file, "cannot read its size: " + ec.message());
+  if (size > kMaxJsonBytes)
+    fail_model(file, "is " + std::to_string(size) + " bytes; model.json files over " +
+                         std::to_string(kMaxJsonBytes) + " bytes are refused");
   std::ifstream in(file, std::ios::binary);
   if (!in) fail_model(file, std::string("cannot open: ") + std::strerror(errno));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -1,6 +1,8 @@
 // Malformed bundles are refused with a ModelError whose message starts with the file at fault and
 // names the culprit; nothing crashes. Graph-level faults (Const without weight, dangling inputs,
 // cycles, unused weights) belong to the graph import tests.
+#include <sys/stat.h>
+
 #include <QtTest>
 #include <random>
 
@@ -282,6 +284,17 @@ class BrokenBundleTest : public QObject {
     fs::create_directory(f.dir.path / "d.bin");
     f.j["weightsManifest"][0]["paths"] = {"d.bin"};
     expect_refused(f, {"d.bin", "regular file"});
+  }
+
+  // A FIFO must be refused, not opened and waited on.
+  void fifo_in_place_of_files() {
+    Fixture f;
+    QCOMPARE(::mkfifo((f.dir.path / "p.bin").c_str(), 0600), 0);
+    f.j["weightsManifest"][0]["paths"] = {"p.bin"};
+    expect_refused(f, {"p.bin", "regular file"});
+    TempDir d;
+    QCOMPARE(::mkfifo((d.path / "model.json").c_str(), 0600), 0);
+    expect_refused(d.path, (d.path / "model.json").string(), {"regular"});
   }
 
   void short_shard_names_shard_and_weight() {

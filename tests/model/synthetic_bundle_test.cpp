@@ -140,6 +140,20 @@ class SyntheticBundleTest : public QObject {
     QCOMPARE(get(b, "n").value.dtype, tfjsi::DType::Int32);
   }
 
+  // Dequantized values beyond float range become infinities, as in a Float32Array.
+  void quantized_overflow_becomes_infinity() {
+    TempDir dir;
+    write_file(dir.path / "q.bin", u8_bytes({0, 1, 2}));
+    auto e = weight_entry("q", {3}, "float32");
+    e["quantization"] = {{"dtype", "uint8"}, {"scale", 1e300}, {"min", -1e300}};
+    write_json(dir.path / "model.json",
+               graph_model_json(json::array({{{"paths", {"q.bin"}}, {"weights", {e}}}})));
+    const auto v = floats(load_bundle(dir.path).find_weight("q"));
+    QVERIFY(std::isinf(v[0]) && v[0] < 0);
+    QCOMPARE(v[1], 0.0f);
+    QVERIFY(std::isinf(v[2]) && v[2] > 0);
+  }
+
   void float16_special_values() {
     TempDir dir;
     // 1.0, -2.0, smallest subnormal, +inf, -0, 65504, NaN
