@@ -585,6 +585,13 @@ std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
   const auto refs = resolve_outputs(outputs);
   std::vector<Value> feeds = feeds_from(inputs);
   for (Observer* o : engine_.observers()) o->run_started();
+  // Observers hear run_finished() whether the run succeeds or throws.
+  struct Finish {
+    Engine& e;
+    ~Finish() {
+      for (Observer* o : e.observers()) o->run_finished();
+    }
+  } finish{engine_};
   std::vector<Value> values = runner_->run(std::move(feeds), refs);
   std::vector<HostTensor> result;
   std::string error;
@@ -596,7 +603,6 @@ std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
       result.push_back(engine_.read(values[k].tensor));
     values[k].tensor.dispose();
   }
-  for (Observer* o : engine_.observers()) o->run_finished();
   if (!error.empty()) throw ModelError(error);
   return result;
 }
