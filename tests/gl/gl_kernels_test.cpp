@@ -322,6 +322,18 @@ class GlKernelsTest : public QObject {
     }
   }
 
+  void reshape_shares_same_layout() {
+    // [1,1,1,10] and [10] pad to the same NHWC: the output reuses the input's texture.
+    HostTensor x = rnd({1, 1, 1, 10});
+    std::vector<runtime::TensorView> views{
+        {f.gl->upload(x), DType::Float32, x.shape},
+        {f.gl->upload(test::int_tensor({10}, {1})), DType::Int32, {1}}};
+    runtime::RunContext ctx{nullptr, f.flags};
+    auto out = f.gl->run(test::make_node("Reshape", 2), views, ctx);
+    QCOMPARE(out.at(0).data.get(), views[0].data.get());
+    QCOMPARE(out.at(0).shape, Shape{10});
+  }
+
   void concat() {
     const std::vector<std::pair<std::vector<Shape>, std::int32_t>> cases{
         {{{1, 4, 4, 3}, {1, 4, 4, 5}, {1, 4, 4, 2}}, 3},

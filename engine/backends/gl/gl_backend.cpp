@@ -308,7 +308,8 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
 
 void GlBackend::resolve_timings(bool wait) {
   std::size_t kept = 0;
-  for (auto& t : timings_) {
+  for (std::size_t i = 0; i < timings_.size(); ++i) {
+    PendingTiming& t = timings_[i];
     GLuint available = GL_FALSE;
     if (!wait) glGetQueryObjectuiv(t.query.id(), GL_QUERY_RESULT_AVAILABLE, &available);
     if (wait || available) {
@@ -316,7 +317,8 @@ void GlBackend::resolve_timings(bool wait) {
       glGetQueryObjectui64v(t.query.id(), GL_QUERY_RESULT, &ns);
       stats_.kernel_gpu_ms[t.op] += static_cast<double>(ns) / 1e6;
     } else {
-      timings_[kept++] = std::move(t);
+      if (kept != i) timings_[kept] = std::move(t);  // no self-move: it would empty the name
+      ++kept;
     }
   }
   timings_.resize(kept);

@@ -37,6 +37,11 @@ class OpContext {
   const Shape& shape(std::size_t i) const;
   // Input i as a float texture; throws ModelError naming the node otherwise.
   const GlTensorData& tex(std::size_t i) const;
+  // Input i's data, for outputs that only change the view (Reshape).
+  std::shared_ptr<runtime::BackendData> input_data(std::size_t i) const {
+    tex(i);  // checks it is a float texture
+    return inputs_[i].data;
+  }
   // Input i's values as integers (int32 inputs, or float holding integers).
   std::vector<std::int64_t> ints(std::size_t i) const;
   // A float scalar input (PadV2's value), read from its host copy or the GPU.

@@ -1,0 +1,210 @@
+// The program caches: a second run compiles nothing; binaries saved on disk load in a fresh backend
+// (a fresh context) keyed by model token and driver; corrupt files are detected and rebuilt; with
+// Mesa's shader cache disabled there are no binary formats and the source path still works. Also
+// the benchmark's stats (compile_ms, upload_ms, per-kernel GPU times).
+#include <QProcess>
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+
+#include "gl/gl_test_util.h"
+#include "support/test_support.h"
+
+using namespace tfjsi;
+namespace fs = std::filesystem;
+
+namespace {
+
+graph::Node conv_node() {
+  graph::Node n = test::make_node("_FusedConv2D", 3);
+  n.attrs["strides"] = std::vector<std::int64_t>{1, 2, 2, 1};
+  n.attrs["padding"] = std::string("SAME");
+  n.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu"};
+  n.attrs["num_args"] = std::int64_t{1};
+  return n;
+}
+
+std::vector<HostTensor> conv_inputs() {
+  return {test::random_tensor({1, 9, 9, 5}, 1), test::random_tensor({3, 3, 5, 6}, 2),
+          test::random_tensor({6}, 3)};
+}
+
+// A backend whose disk cache lives in `dir` under `token`.
+struct CachedGl : test::GlFixture {
+  CachedGl(const fs::path& dir, const std::string& token) {
+    gl->set_program_cache_dir(dir);
+    gl->set_model_token(token);
+  }
+  const gl::ProgramCacheStats& cache() { return gl->programs()->stats(); }
+};
+
+std::vector<fs::path> cache_files(const fs::path& dir) {
+  std::vector<fs::path> v;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".bin") v.push_back(e.path());
+  return v;
+}
+
+}  // namespace
+
+class GlProgramCacheTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void second_run_compiles_nothing() {
+    test::GlFixture f;
+    QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
+    const HostTensor want = test::run_cpu(conv_node(), conv_inputs());
+    const auto before = f.gl->programs()->stats().compiled;
+    HostTensor first = f.run_gl(conv_node(), conv_inputs());
+    const auto after_first = f.gl->programs()->stats().compiled;
+    QCOMPARE(after_first - before, 1);
+    const auto hits = f.gl->programs()->stats().memory_hits;
+    HostTensor second = f.run_gl(conv_node(), conv_inputs());
+    QCOMPARE(f.gl->programs()->stats().compiled, after_first);
+    QCOMPARE(f.gl->programs()->stats().memory_hits, hits + 1);
+    test::expect_close(second, want, false, "second run");
+    // Another shape is another program.
+    graph::Node n = conv_node();
+    auto in = conv_inputs();
+    in[0] = test::random_tensor({2, 9, 9, 5}, 4);
+    f.run_gl(n, in);
+    QCOMPARE(f.gl->programs()->stats().compiled, after_first + 1);
+    // fp16 is another program too (the image format differs).
+    f.set_fp16(true);
+    f.run_gl(n, in);
+    f.set_fp16(false);
+    QCOMPARE(f.gl->programs()->stats().compiled, after_first + 2);
+  }
+
+  void disk_round_trip() {
+    test::TempDir tmp;
+    const HostTensor want = test::run_cpu(conv_node(), conv_inputs());
+    {
+      CachedGl a(tmp.path, "model-a");
+      QVERIFY2(a.gl->availability().available, a.gl->availability().reason.c_str());
+      QVERIFY2(a.gl->context()->limits().num_binary_formats > 0,
+               "the driver offers no program binary formats (is MESA_SHADER_CACHE_DISABLE set?)");
+      QVERIFY(a.gl->programs()->disk_enabled());
+      test::expect_close(a.run_gl(conv_node(), conv_inputs()), want, false, "compiled");
+      QCOMPARE(a.cache().disk_loaded, 0);
+      QVERIFY(a.cache().disk_saved >= 1);
+      QVERIFY(!cache_files(tmp.path).empty());
+    }
+    {
+      // A fresh backend and context: the programs come from disk, nothing is compiled.
+      CachedGl b(tmp.path, "model-a");
+      const auto compiled0 = b.cache().compiled;
+      test::expect_close(b.run_gl(conv_node(), conv_inputs()), want, false, "from disk");
+      QCOMPARE(b.cache().compiled, compiled0);
+      QVERIFY(b.cache().disk_loaded >= 1);
+      QCOMPARE(b.cache().disk_rejected, 0);
+    }
+    {
+      // Another model token never reuses them.
+      CachedGl c(tmp.path, "model-b");
+      const auto compiled0 = c.cache().compiled;
+      c.run_gl(conv_node(), conv_inputs());
+      QCOMPARE(c.cache().compiled, compiled0 + 1);
+      QCOMPARE(c.cache().disk_loaded, 0);
+    }
+  }
+
+  void corrupt_file_is_rebuilt() {
+    test::TempDir tmp;
+    const HostTensor want = test::run_cpu(conv_node(), conv_inputs());
+    { CachedGl(tmp.path, "m").run_gl(conv_node(), conv_inputs()); }
+    const auto files = cache_files(tmp.path);
+    QVERIFY(!files.empty());
+    // Flip bytes in the middle of every binary (the checksum catches it), and truncate one.
+    for (const fs::path& p : files) {
+      std::fstream io(p, std::ios::in | std::ios::out | std::ios::binary);
+      const auto size = static_cast<std::streamoff>(fs::file_size(p));
+      io.seekp(size / 2);
+      const char junk[8] = {'\x5a', '\x13', '\x77', '\x00', '\x42', '\x99', '\x01', '\x7f'};
+      io.write(junk, sizeof junk);
+    }
+    {
+      CachedGl b(tmp.path, "m");
+      const auto compiled0 = b.cache().compiled;
+      test::expect_close(b.run_gl(conv_node(), conv_inputs()), want, false, "after corruption");
+      QVERIFY(b.cache().disk_rejected >= 1);
+      QVERIFY(b.cache().compiled > compiled0);
+      QVERIFY(b.cache().disk_saved >= 1);  // rebuilt and saved again
+    }
+    {
+      CachedGl c(tmp.path, "m");
+      c.run_gl(conv_node(), conv_inputs());
+      QCOMPARE(c.cache().disk_rejected, 0);
+      QVERIFY(c.cache().disk_loaded >= 1);
+    }
+    for (const fs::path& p : cache_files(tmp.path)) fs::resize_file(p, 10);
+    {
+      CachedGl d(tmp.path, "m");
+      test::expect_close(d.run_gl(conv_node(), conv_inputs()), want, false, "after truncation");
+      QVERIFY(d.cache().disk_rejected >= 1);
+    }
+  }
+
+  void no_binary_formats_keeps_source_path() {
+    // MESA_SHADER_CACHE_DISABLE=true leaves no binary formats: the child still computes correctly
+    // and writes nothing.
+    test::TempDir tmp;
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("TFJSI_GL_CACHE_PROBE", QString::fromStdString(tmp.path.string()));
+    env.insert("MESA_SHADER_CACHE_DISABLE", "true");
+    p.setProcessEnvironment(env);
+    p.start(QCoreApplication::applicationFilePath(), {});
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    const QString out = QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+    QCOMPARE(out, QString("formats=0 disk=0 ok=1"));
+    QVERIFY(cache_files(tmp.path).empty());
+  }
+
+  void stats_for_the_benchmark() {
+    test::GlFixture f;
+    f.gl->reset_stats();
+    f.flags.set_value("gl.timer_queries", true);
+    f.run_gl(conv_node(), conv_inputs());
+    const gl::GlStats& s = f.gl->stats();
+    QVERIFY(s.upload_ms > 0);
+    QCOMPARE(s.uploads, 3);
+    QCOMPARE(s.upload_bytes, (9 * 9 * 5 + 3 * 3 * 5 * 6 + 6) * 4);
+    QVERIFY(s.dispatches >= 1);
+    QVERIFY(s.new_programs >= 1);
+    QVERIFY(s.compile_ms > 0);
+    if (f.gl->context()->limits().timer_queries) {
+      QVERIFY(s.kernel_gpu_ms.count("_FusedConv2D"));
+    }
+    // The same work again: no new programs, no compile time.
+    const double compile0 = s.compile_ms;
+    f.run_gl(conv_node(), conv_inputs());
+    QCOMPARE(f.gl->stats().compile_ms, compile0);
+    f.flags.set_value("gl.timer_queries", false);
+  }
+};
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsSet("TFJSI_GL_CACHE_PROBE")) {
+    CachedGl g(qEnvironmentVariable("TFJSI_GL_CACHE_PROBE").toStdString(), "probe");
+    if (!g.gl->availability().available) {
+      std::printf("unavailable\n");
+      return 1;
+    }
+    const HostTensor want = test::run_cpu(conv_node(), conv_inputs());
+    const HostTensor got = g.run_gl(conv_node(), conv_inputs());
+    bool ok = true;
+    for (std::size_t i = 0; i < want.values<float>().size(); ++i)
+      ok = ok && std::fabs(want.values<float>()[i] - got.values<float>()[i]) < 1e-4f;
+    std::printf("formats=%d disk=%d ok=%d\n", g.gl->context()->limits().num_binary_formats,
+                g.gl->programs()->disk_enabled() ? 1 : 0, ok ? 1 : 0);
+    return 0;
+  }
+  QCoreApplication app(argc, argv);
+  GlProgramCacheTest t;
+  return QTest::qExec(&t, argc, argv);
+}
+
+#include "gl_program_cache_test.moc"
