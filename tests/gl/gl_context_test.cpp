@@ -2,6 +2,7 @@
 // PHWC4 round trips on odd shapes, int32 host data and fenced readback.
 #include <QProcess>
 #include <QtTest>
+#include <thread>
 
 #include "backends/gl/gl_backend.h"
 #include "gl/gl_test_util.h"
@@ -109,6 +110,27 @@ class GlContextTest : public QObject {
     while (!r.ready() && timer.elapsed() < 10000) QTest::qWait(1);
     QVERIFY(r.ready());
     HostTensor back = f.gl->finish_read(r);
+    const auto a = t.values<float>(), b = back.values<float>();
+    QVERIFY(std::equal(a.begin(), a.end(), b.begin()));
+  }
+
+  void works_from_another_thread() {
+    // Started on this thread, then driven from a worker (as the GUI does), then back here.
+    HostTensor t = test::random_tensor({2, 3, 5}, 11);
+    auto ctx = f.gl->context();
+    ctx->release();
+    HostTensor back;
+    std::string error;
+    std::thread worker([&] {
+      try {
+        back = f.gl->download({f.gl->upload(t), DType::Float32, t.shape});
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+      ctx->release();
+    });
+    worker.join();
+    QVERIFY2(error.empty(), error.c_str());
     const auto a = t.values<float>(), b = back.values<float>();
     QVERIFY(std::equal(a.begin(), a.end(), b.begin()));
   }

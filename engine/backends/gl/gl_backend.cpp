@@ -99,6 +99,7 @@ void GlBackend::start() {
     return;
   }
   availability_ = {true, ""};
+  ctx_->release();  // the thread that drives the engine takes it at its first call
 }
 
 bool GlBackend::probe_float32() {

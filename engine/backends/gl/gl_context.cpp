@@ -146,6 +146,11 @@ bool GlContext::try_make_current() noexcept {
   return eglMakeCurrent(display_, surface_, surface_, context_) == EGL_TRUE;
 }
 
+void GlContext::release() noexcept {
+  if (context_ != EGL_NO_CONTEXT && eglGetCurrentContext() == context_)
+    eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
 void GlContext::make_current() {
   if (!try_make_current())
     throw std::runtime_error("gl backend: cannot make the OpenGL context current on this thread (" +

@@ -39,6 +39,10 @@ class GlContext {
   // Same without throwing; false on failure (destructors use it).
   bool try_make_current() noexcept;
 
+  // Leaves the context current on no thread, so that another thread can take it (the backend
+  // starts wherever it is registered; the engine may be driven from a worker thread).
+  void release() noexcept;
+
   const GlLimits& limits() const { return limits_; }
   const std::string& vendor() const { return vendor_; }
   const std::string& renderer() const { return renderer_; }
