@@ -1,5 +1,6 @@
 #include "core/buffer.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -15,8 +16,10 @@ Buffer::~Buffer() {
 }
 
 std::shared_ptr<Buffer> Buffer::allocate(std::size_t bytes) {
-  // Never allocate 0 bytes, so every buffer has a distinct, dereferenceable address.
-  const std::size_t n = bytes ? bytes : 1;
+  // The slack also means 0 bytes is never allocated: every buffer has a distinct, dereferenceable
+  // address.
+  if (bytes > SIZE_MAX - kSlack) throw std::bad_alloc();
+  const std::size_t n = bytes + kSlack;
   auto* p = static_cast<std::byte*>(::operator new(n, std::align_val_t{kAlignment}));
   std::memset(p, 0, n);
   return std::shared_ptr<Buffer>(new Buffer(p, bytes, true, nullptr));

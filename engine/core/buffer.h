@@ -11,6 +11,9 @@ class Buffer {
  public:
   // Alignment of owned storage: enough for any SIMD load the kernels use.
   static constexpr std::size_t kAlignment = 64;
+  // Owned storage is followed by this many readable, zeroed bytes that size() does not count:
+  // XNNPACK's vector loops may read up to XNN_EXTRA_BYTES (16) past the end of their inputs.
+  static constexpr std::size_t kSlack = 64;
 
   // Zero-filled, kAlignment-aligned storage of `bytes` bytes.
   static std::shared_ptr<Buffer> allocate(std::size_t bytes);
