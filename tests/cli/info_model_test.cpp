@@ -5,6 +5,7 @@
 #include <QtTest>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "support/test_support.h"
 
@@ -82,7 +83,8 @@ class InfoModelTest : public QObject {
       std::map<std::string, int> ops;
       for (const auto& n : raw["modelTopology"]["node"]) ++ops[n["op"].get<std::string>()];
       QCOMPARE(info["node_count"].get<std::size_t>(), raw["modelTopology"]["node"].size());
-      QCOMPARE(info["op_histogram"].get<std::map<std::string, int>>(), ops);
+      using Histogram = std::map<std::string, int>;
+      QCOMPARE(info["op_histogram"].get<Histogram>(), ops);
     } else {
       // A layers model lowers every layer to one or more nodes grouped under its name.
       QVERIFY(info["node_count"].get<std::size_t>() >= raw["modelTopology"]["model_config"]["config"]["layers"].size());

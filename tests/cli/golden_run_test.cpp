@@ -1,0 +1,126 @@
+// One model through `tfjsi run` on one backend, fed the inputs real TF.js was fed, compared with
+// the outputs real TF.js (cpu backend) computed: tests/reference made both. Arguments: BACKEND
+// MODEL, where MODEL is a corpus model's name or "layers/NAME".
+//
+// Tolerance (DESIGN.md): for each float output, max |ours - golden| <= 1e-3 * max(1, max|golden|);
+// int and bool outputs equal exactly.
+#include <QtTest>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "io/npy.h"
+#include "support/test_support.h"
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string g_backend, g_model;
+
+json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  return json::parse(in);
+}
+
+fs::path model_path(const fs::path& reference, const json& golden) {
+  fs::path p = golden["model"].get<std::string>();
+  return p.is_absolute() ? p : reference / p;
+}
+
+}  // namespace
+
+class GoldenRunTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void matchesTfjs() {
+    const fs::path ref = tfjsi::test::reference_dir();
+    const fs::path gdir = ref / "golden" / g_model;
+    const json golden = read_json(gdir / "golden.json");
+    QVERIFY2(!golden.contains("error"), golden.dump().c_str());
+
+    tfjsi::test::TempDir out;
+    QStringList args = {"run", QString::fromStdString(model_path(ref, golden).string()),
+                        "--backend", QString::fromStdString(g_backend),
+                        "--out", QString::fromStdString(out.path.string()), "--json"};
+    for (const auto& in : golden["inputs"]) {
+      const std::string name = in.contains("key") ? in["key"].get<std::string>()
+                                                  : in["name"].get<std::string>();
+      args << "--input"
+           << QString::fromStdString(name + "=" + (gdir / in["file"].get<std::string>()).string());
+    }
+    const auto r = tfjsi::test::run_tfjsi(args, 600000);
+    QVERIFY2(!r.crashed, r.err.constData());
+    QVERIFY2(r.exit_code == 0, r.err.constData());
+    const json report = r.json();
+    QCOMPARE(report["backend"].get<std::string>(), g_backend);
+
+    const json outputs = read_json(out.path / "outputs.json");
+    QCOMPARE(outputs.size(), golden["outputs"].size());
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+      const json& want = golden["outputs"][k];
+      const std::string name = want["name"].get<std::string>();
+      QCOMPARE(outputs[k]["name"].get<std::string>(), name);
+      const auto a = tfjsi::io::read_npy(out.path / outputs[k]["file"].get<std::string>());
+      const auto b = tfjsi::io::read_npy(gdir / want["file"].get<std::string>());
+      QVERIFY2(a.shape == b.shape,
+               qPrintable(QString::fromStdString(name + ": shape " + tfjsi::shape_to_string(a.shape) +
+                                                 ", TF.js " + tfjsi::shape_to_string(b.shape))));
+      QVERIFY2(a.dtype == b.dtype, qPrintable(QString::fromStdString(name + ": dtype differs")));
+      if (a.dtype == tfjsi::DType::Float32) {
+        const auto x = a.values<float>(), y = b.values<float>();
+        double max_golden = 0, max_err = 0;
+        std::size_t worst = 0;
+        for (std::size_t i = 0; i < y.size(); ++i) {
+          if (std::isfinite(y[i])) max_golden = std::max(max_golden, std::abs(double(y[i])));
+          // NaN and inf must be where TF.js has them.
+          if (!std::isfinite(y[i]) || !std::isfinite(x[i])) {
+            const bool same = (std::isnan(y[i]) && std::isnan(x[i])) || x[i] == y[i];
+            if (!same) {
+              max_err = INFINITY;
+              worst = i;
+            }
+            continue;
+          }
+          const double e = std::abs(double(x[i]) - double(y[i]));
+          if (e > max_err) {
+            max_err = e;
+            worst = i;
+          }
+        }
+        const double tol = 1e-3 * std::max(1.0, max_golden);
+        QVERIFY2(max_err <= tol,
+                 qPrintable(QString("%1: max error %2 > %3 at element %4 (ours %5, TF.js %6)")
+                                .arg(QString::fromStdString(name))
+                                .arg(max_err)
+                                .arg(tol)
+                                .arg(worst)
+                                .arg(x.empty() ? 0.0 : x[worst])
+                                .arg(y.empty() ? 0.0 : y[worst])));
+      } else {
+        const auto bytes = a.byte_size();
+        QVERIFY2(std::memcmp(a.buffer->data(), b.buffer->data(), bytes) == 0,
+                 qPrintable(QString::fromStdString(name + ": integer/bool values differ")));
+      }
+    }
+  }
+};
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: %s BACKEND MODEL [QtTest options]\n", argv[0]);
+    return 2;
+  }
+  g_backend = argv[1];
+  g_model = argv[2];
+  QCoreApplication app(argc, argv);
+  GoldenRunTest t;
+  std::vector<char*> rest{argv[0]};
+  for (int i = 3; i < argc; ++i) rest.push_back(argv[i]);
+  return QTest::qExec(&t, static_cast<int>(rest.size()), rest.data());
+}
+
+#include "golden_run_test.moc"
