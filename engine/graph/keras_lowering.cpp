@@ -3,6 +3,8 @@
 // inbound nodes name, in the order tfjs-layers' fromConfig does (a call waits until its inputs
 // exist); nested models are inlined with their name as a path prefix. Each layer's own math lives
 // in graph/keras/*_layers.cpp, found through the table in layer_table.cpp.
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -26,6 +28,28 @@ using keras::TensorKey;
 
 std::string quote(std::string_view s) {
   return "'" + std::string(s) + "'";
+}
+
+// Classes that pass their input's mask through unchanged (Keras supports_masking); recurrent
+// layers set their own output mask.
+bool passes_mask(std::string_view cls) {
+  static constexpr std::string_view kClasses[] = {"Dropout",
+                                                  "SpatialDropout1D",
+                                                  "GaussianNoise",
+                                                  "GaussianDropout",
+                                                  "AlphaDropout",
+                                                  "ActivityRegularization",
+                                                  "Activation",
+                                                  "ReLU",
+                                                  "LeakyReLU",
+                                                  "PReLU",
+                                                  "ELU",
+                                                  "ThresholdedReLU",
+                                                  "Softmax",
+                                                  "BatchNormalization",
+                                                  "LayerNormalization",
+                                                  "Dense"};
+  return std::find(std::begin(kClasses), std::end(kClasses), cls) != std::end(kClasses);
 }
 
 class Walker {
@@ -133,6 +157,10 @@ class Walker {
       // Every layer owns the nodes of its outputs, even when its math is the identity.
       if (o.node < static_cast<int>(start)) o = layer.add("Identity", {o}, keras::t_attr());
     }
+    // Layers that keep the time axis hand a mask on to the layers after them.
+    if (inputs.size() == 1 && outs.size() == 1 && passes_mask(spec.class_name))
+      if (auto mask = w_.mask_of(inputs[0]); mask && !w_.mask_of(outs[0]))
+        w_.set_mask(outs[0], *mask);
     // The layer's single output node takes the layer's own name, so a user can address it so.
     if (outs.size() == 1 && outs[0].output == 0 && !w_.name_taken(path)) {
       const Node& n = w_.graph().nodes[static_cast<std::size_t>(outs[0].node)];

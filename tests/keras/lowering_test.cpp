@@ -336,6 +336,52 @@ class KerasLoweringTest : public QObject {
     expect_near(values(out[0]), want);
   }
 
+  void embedding_mask_zero_skips_steps_in_rnn() {
+    // Token 0 is padding: the masked step repeats the previous state in the sequence output.
+    json emb = layer("emb", "Embedding", {{"input_dim", 6}, {"output_dim", 1}, {"mask_zero", true}},
+                     {"x"});
+    json rnn = layer("rnn", "SimpleRNN",
+                     {{"units", 1}, {"activation", "tanh"}, {"return_sequences", true}}, {"emb"});
+    json m = functional({nullptr, 3}, json::array({emb, rnn}), "rnn");
+    m["config"]["layers"][0]["config"]["dtype"] = "int32";
+    const std::vector<float> table{0.0f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f};
+    auto b = bundle_of(
+        m, {weight("emb/embeddings", {6, 1}, table), weight("rnn/kernel", {1, 1}, {2.0f}),
+            weight("rnn/recurrent_kernel", {1, 1}, {0.5f}), weight("rnn/bias", {1}, {-0.1f})});
+    const Graph g = build_graph(b);
+    HostTensor tokens = HostTensor::zeros(DType::Int32, {1, 3});
+    const std::int32_t ids[] = {3, 0, 5};
+    std::copy(std::begin(ids), std::end(ids), tokens.mutable_values<std::int32_t>().begin());
+    const float h0 = std::tanh(0.3f * 2.0f - 0.1f);
+    const float h2 = std::tanh(0.5f * 2.0f + h0 * 0.5f - 0.1f);
+    const auto out = run_cpu(g, {{"x", tokens}});
+    expect_near(values(out[0]), {h0, h0, h2});
+  }
+
+  void masking_layer_zeroes_masked_steps() {
+    json mask = layer("mask", "Masking", {{"mask_value", -1.0}}, {"x"});
+    json gru = layer("gru", "GRU",
+                     {{"units", 1},
+                      {"activation", "tanh"},
+                      {"recurrent_activation", "sigmoid"},
+                      {"reset_after", false}},
+                     {"mask"});
+    json m = functional({nullptr, 2, 2}, json::array({mask, gru}), "gru");
+    m["config"]["output_layers"] = json::array({json::array({"gru", 0, 0})});
+    // Kernel columns z, r, h; the second step is masked, so the result is the first step's h.
+    const std::vector<float> k{0.3f, -0.2f, 0.5f, 0.1f, 0.4f, -0.6f};
+    auto b = bundle_of(m, {weight("gru/kernel", {2, 3}, k),
+                           weight("gru/recurrent_kernel", {1, 3}, {0.2f, 0.3f, 0.4f}),
+                           weight("gru/bias", {3}, {0.0f, 0.0f, 0.1f})});
+    const Graph g = build_graph(b);
+    auto sig = [](float v) { return 1 / (1 + std::exp(-v)); };
+    const float x0 = 1.0f, x1 = 2.0f;
+    const float z = sig(x0 * k[0] + x1 * k[3]);
+    const float hh = std::tanh(x0 * k[2] + x1 * k[5] + 0.1f);
+    const auto out = run_cpu(g, {{"x", floats({1, 2, 2}, {x0, x1, -1, -1})}});
+    expect_near(values(out[0]), {(1 - z) * hh});
+  }
+
   void lstm_return_state() {
     // units 1: gates from kernel [1, 4] (i, f, c, o), sigmoid recurrence.
     json cfg = {{"units", 1},

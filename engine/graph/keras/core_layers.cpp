@@ -194,8 +194,36 @@ Outputs lower_embedding(Layer& layer, std::span<const TensorRef> in) {
           {"Tindices", TypeAttr{"DT_INT32"}},
           {"Taxis", TypeAttr{"DT_INT32"}},
           {"batch_dims", std::int64_t{0}}};
-  return {
-      layer.add("GatherV2", {table, indices, layer.int_const("axis", {0}, Shape{})}, std::move(g))};
+  const TensorRef out =
+      layer.add("GatherV2", {table, indices, layer.int_const("axis", {0}, Shape{})}, std::move(g));
+  if (layer.bool_or("mask_zero", false)) {
+    // Index 0 is padding: those time steps are masked for the layers downstream.
+    const TensorRef mask =
+        layer.add("NotEqual", {indices, layer.int_const("pad_index", {0}, Shape{})},
+                  Attrs{{"T", TypeAttr{"DT_INT32"}}, {"incompatible_shape_error", true}}, "mask");
+    layer.writer().set_mask(out, mask);
+  }
+  return {out};
+}
+
+Outputs lower_masking(Layer& layer, std::span<const TensorRef> in) {
+  layer.expect_inputs(in, 1);
+  const TensorRef x = in[0];
+  if (layer.rank(x) < 3) layer.fail("its input must have rank >= 3 [batch, time, ...]");
+  // A step is kept when any of its features differs from mask_value; the others become 0.
+  const auto v = static_cast<float>(layer.number_or("mask_value", 0.0));
+  const TensorRef differs =
+      layer.add("NotEqual", {x, layer.scalar("mask_value", v)},
+                Attrs{{"T", TypeAttr{"DT_FLOAT"}}, {"incompatible_shape_error", true}});
+  Attrs any{{"Tidx", TypeAttr{"DT_INT32"}}, {"keep_dims", true}};
+  const TensorRef last = layer.int_const("last_axis", {-1});
+  const TensorRef keep = layer.add("Any", {differs, last}, any, "keep");
+  Attrs cast{{"SrcT", TypeAttr{"DT_BOOL"}}, {"DstT", TypeAttr{"DT_FLOAT"}}, {"Truncate", false}};
+  const TensorRef keepf = layer.add("Cast", {keep}, std::move(cast));
+  const TensorRef out = layer.add("Mul", {x, keepf}, t_attr());
+  Attrs sq{{"T", TypeAttr{"DT_BOOL"}}, {"squeeze_dims", std::vector<std::int64_t>{-1}}};
+  layer.writer().set_mask(out, layer.add("Squeeze", {keep}, std::move(sq), "mask"));
+  return {out};
 }
 
 }  // namespace tfjsi::graph::keras

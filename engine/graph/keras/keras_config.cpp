@@ -95,7 +95,9 @@ bool is_model_class(std::string_view class_name) {
 }
 
 const json& model_entry(const json& topology, const std::string& where) {
-  if (!topology.is_object()) throw ModelError(where + ": modelTopology is not an object");
+  if (!topology.is_object())
+    throw ModelError(where + ": layers models need modelTopology to be an object (a Keras " +
+                     "model config), got " + std::string(topology.type_name()));
   if (auto it = topology.find("model_config"); it != topology.end() && it->is_object()) return *it;
   if (!topology.contains("class_name"))
     throw ModelError(where + ": modelTopology has neither class_name nor model_config");

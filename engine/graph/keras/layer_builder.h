@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "graph/ir.h"
@@ -48,6 +49,15 @@ class GraphWriter {
   // (Conv2DBackpropInput with a batch-dependent size).
   void refine(TensorRef ref, const PartialShape& shape);
 
+  // Keras masks (Embedding with mask_zero, Masking): the bool [batch, time] tensor that says
+  // which time steps of `t` are real. Recurrent layers skip the others.
+  void set_mask(TensorRef t, TensorRef mask) { masks_[{t.node, t.output}] = mask; }
+  std::optional<TensorRef> mask_of(TensorRef t) const {
+    auto it = masks_.find({t.node, t.output});
+    if (it == masks_.end()) return std::nullopt;
+    return it->second;
+  }
+
   // The Const node holding manifest weight `name`, made once and shared by every use.
   std::optional<int> weight_node(const std::string& name) const;
   void remember_weight(const std::string& name, int node) { weights_[name] = node; }
@@ -60,6 +70,7 @@ class GraphWriter {
   Graph graph_;
   std::map<std::string, int, std::less<>> names_;
   std::map<std::string, int, std::less<>> weights_;
+  std::map<std::pair<int, int>, TensorRef> masks_;
   std::vector<std::vector<std::optional<detail::KnownValue>>> values_;
   std::size_t inferred_ = 0;
 };

@@ -20,6 +20,7 @@ constexpr std::array kTable{
     Entry{"Permute", lower_permute},
     Entry{"RepeatVector", lower_repeat_vector},
     Entry{"Embedding", lower_embedding},
+    Entry{"Masking", lower_masking},
     // Regularization layers are the identity at inference.
     Entry{"Dropout", lower_identity},
     Entry{"SpatialDropout1D", lower_identity},

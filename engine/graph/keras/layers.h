@@ -32,6 +32,7 @@ Outputs lower_permute(Layer&, std::span<const TensorRef>);
 Outputs lower_identity(Layer&, std::span<const TensorRef>);
 Outputs lower_repeat_vector(Layer&, std::span<const TensorRef>);
 Outputs lower_embedding(Layer&, std::span<const TensorRef>);
+Outputs lower_masking(Layer&, std::span<const TensorRef>);
 
 // conv_layers.cpp
 Outputs lower_conv2d(Layer&, std::span<const TensorRef>);

@@ -15,6 +15,10 @@ struct Unrolled {
   TensorRef recurrent_kernel;
   TensorRef split_axis;  // scalar 1, shared by the layer's Split nodes
   std::string activation, recurrent_activation;
+  // With a Keras mask: per step (processing order) 1 where the step is real, 0 where masked, as
+  // [batch, 1] floats, and 1 - that.
+  std::optional<TensorRef> mask;
+  std::vector<TensorRef> keep, drop;
 };
 
 Unrolled prepare(Layer& layer, std::span<const TensorRef> in, std::int64_t gates) {
@@ -54,7 +58,39 @@ Unrolled prepare(Layer& layer, std::span<const TensorRef> in, std::int64_t gates
   for (std::int64_t t = 0; t < steps; ++t) u.steps.push_back({unpacked.node, static_cast<int>(t)});
   if (layer.bool_or("go_backwards", false)) std::reverse(u.steps.begin(), u.steps.end());
   u.split_axis = layer.int_const("split_axis", {1}, Shape{});
+
+  if (auto mask = layer.writer().mask_of(x)) {
+    u.mask = mask;
+    Attrs cast{{"SrcT", TypeAttr{"DT_BOOL"}}, {"DstT", TypeAttr{"DT_FLOAT"}}, {"Truncate", false}};
+    const TensorRef m = layer.add("Cast", {*mask}, std::move(cast), "mask_float");
+    Attrs e = t_attr();
+    e.emplace("Tdim", TypeAttr{"DT_INT32"});
+    const TensorRef m3 = layer.add("ExpandDims", {m, layer.int_const("mask_axis", {2}, Shape{})},
+                                   std::move(e), "mask_expand");
+    Attrs mu = t_attr();
+    mu.emplace("num", steps);
+    mu.emplace("axis", std::int64_t{1});
+    const TensorRef per_step = layer.add("Unpack", {m3}, std::move(mu), "mask_steps");
+    const TensorRef one = layer.scalar("mask_one", 1.0f);
+    for (std::int64_t t = 0; t < steps; ++t) u.keep.push_back({per_step.node, static_cast<int>(t)});
+    if (layer.bool_or("go_backwards", false)) std::reverse(u.keep.begin(), u.keep.end());
+    for (std::size_t k = 0; k < u.keep.size(); ++k)
+      u.drop.push_back(
+          layer.add("Sub", {one, u.keep[k]}, t_attr(), "t" + std::to_string(k) + "/mask_drop"));
+  }
   return u;
+}
+
+// Under a mask, a masked step keeps the previous state (zero before the first step), as tfjs's
+// rnn does: new * keep + previous * (1 - keep).
+TensorRef blend(Layer& layer, const Unrolled& u, std::size_t k, TensorRef fresh,
+                std::optional<TensorRef> previous, const std::string& name) {
+  if (!u.mask) return fresh;
+  const Attrs t = t_attr();
+  const TensorRef kept = layer.add("Mul", {fresh, u.keep[k]}, t, name + "_kept");
+  if (!previous) return kept;
+  const TensorRef held = layer.add("Mul", {*previous, u.drop[k]}, t, name + "_held");
+  return layer.add("AddV2", {kept, held}, t, name + "_masked");
 }
 
 std::vector<TensorRef> split(Layer& layer, const Unrolled& u, TensorRef v, std::int64_t parts,
@@ -75,13 +111,15 @@ TensorRef matmul(Layer& layer, TensorRef a, TensorRef b, const std::string& name
 }
 
 // The layer's outputs: the last h or every h stacked on axis 1, then the states when asked for.
-Outputs finish(Layer& layer, const std::vector<TensorRef>& hs, std::vector<TensorRef> states) {
+Outputs finish(Layer& layer, const Unrolled& u, const std::vector<TensorRef>& hs,
+               std::vector<TensorRef> states) {
   Outputs out;
   if (layer.bool_or("return_sequences", false)) {
     Attrs p = t_attr();
     p.emplace("N", static_cast<std::int64_t>(hs.size()));
     p.emplace("axis", std::int64_t{1});
     out.push_back(layer.add("Pack", hs, std::move(p), "sequences"));
+    if (u.mask) layer.writer().set_mask(out.back(), *u.mask);
   } else {
     out.push_back(hs.back());
   }
@@ -113,12 +151,16 @@ Outputs lower_lstm(Layer& layer, std::span<const TensorRef> in) {
     const TensorRef cand = apply_activation(layer, g[2], u.activation, p + "g/");
     const TensorRef o = apply_activation(layer, g[3], u.recurrent_activation, p + "o/");
     const TensorRef ig = layer.add("Mul", {i, cand}, t, p + "input_gate");
-    c = c ? layer.add("AddV2", {layer.add("Mul", {f, *c}, t, p + "forget_gate"), ig}, t, p + "c")
+    const TensorRef c_new =
+        c ? layer.add("AddV2", {layer.add("Mul", {f, *c}, t, p + "forget_gate"), ig}, t, p + "c")
           : ig;
-    h = layer.add("Mul", {o, apply_activation(layer, *c, u.activation, p + "c/")}, t, p + "h");
+    const TensorRef h_new =
+        layer.add("Mul", {o, apply_activation(layer, c_new, u.activation, p + "c/")}, t, p + "h");
+    c = blend(layer, u, k, c_new, c, p + "c");
+    h = blend(layer, u, k, h_new, h, p + "h");
     hs.push_back(*h);
   }
-  return finish(layer, hs, {*h, *c});
+  return finish(layer, u, hs, {*h, *c});
 }
 
 Outputs lower_gru(Layer& layer, std::span<const TensorRef> in) {
@@ -159,11 +201,13 @@ Outputs lower_gru(Layer& layer, std::span<const TensorRef> in) {
     const TensorRef cand = apply_activation(layer, pre_h, u.activation, p + "h/");
     const TensorRef keep = layer.add("Sub", {one, z}, t, p + "update");
     const TensorRef fresh = layer.add("Mul", {keep, cand}, t, p + "fresh");
-    h = h ? layer.add("AddV2", {layer.add("Mul", {z, *h}, t, p + "carry"), fresh}, t, p + "h")
+    const TensorRef h_new =
+        h ? layer.add("AddV2", {layer.add("Mul", {z, *h}, t, p + "carry"), fresh}, t, p + "h")
           : fresh;
+    h = blend(layer, u, k, h_new, h, p + "h");
     hs.push_back(*h);
   }
-  return finish(layer, hs, {*h});
+  return finish(layer, u, hs, {*h});
 }
 
 Outputs lower_simple_rnn(Layer& layer, std::span<const TensorRef> in) {
@@ -179,10 +223,10 @@ Outputs lower_simple_rnn(Layer& layer, std::span<const TensorRef> in) {
                     p + "AddV2");
     TensorRef y = apply_activation(layer, z, u.activation, p);
     if (y == z) y = layer.add("Identity", {z}, t, p + "h");
-    h = y;
-    hs.push_back(y);
+    h = blend(layer, u, k, y, h, p + "h");
+    hs.push_back(*h);
   }
-  return finish(layer, hs, {*h});
+  return finish(layer, u, hs, {*h});
 }
 
 }  // namespace tfjsi::graph::keras
