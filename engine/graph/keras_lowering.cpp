@@ -319,9 +319,8 @@ class Walker {
   GraphWriter& w_;
 };
 
-}  // namespace
-
-Graph lower_keras(const model::Bundle& bundle) {
+// The whole lowering; lower_keras only adds a safety net around it.
+Graph lower(const model::Bundle& bundle) {
   GraphWriter writer(bundle);
   const json& entry = keras::model_entry(bundle.topology, writer.file());
   const ModelSpec spec = keras::parse_model(entry, writer.file());
@@ -345,6 +344,19 @@ Graph lower_keras(const model::Bundle& bundle) {
   graph.outputs = std::move(outputs);
   graph.rebuild_index();
   return graph;
+}
+
+}  // namespace
+
+Graph lower_keras(const model::Bundle& bundle) {
+  try {
+    return lower(bundle);
+  } catch (const nlohmann::json::exception& e) {
+    // A config member of a JSON type no reader checked by hand.
+    throw ModelError(
+        (bundle.model_json.empty() ? std::string("model.json") : bundle.model_json.string()) +
+        ": malformed Keras model config: " + e.what());
+  }
 }
 
 }  // namespace tfjsi::graph

@@ -278,6 +278,31 @@ class KerasLoweringTest : public QObject {
     EXPECT_MENTIONS(msg, "sparkle");
   }
 
+  void malformed_configs_are_model_errors() {
+    // A config value of the wrong type names the layer and key.
+    auto b = bundle_of(functional(
+        {nullptr, 3}, json::array({layer("fc", "Dense", {{"units", "three"}}, {"x"})}), "fc"));
+    std::string msg = error_of(b);
+    EXPECT_MENTIONS(msg, "'fc'");
+    EXPECT_MENTIONS(msg, "units");
+    // JSON of the wrong shape anywhere is a ModelError naming the file, never a crash.
+    json m =
+        functional({nullptr, 3}, json::array({layer("fc", "Dense", dense_config(2), {"x"})}), "fc");
+    m["config"]["layers"][1]["class_name"] = 42;
+    msg = error_of(bundle_of(m));
+    EXPECT_MENTIONS(msg, "test/model.json");
+    m["config"]["layers"][1]["class_name"] = "Dense";
+    m["config"]["layers"][1]["inbound_nodes"] =
+        json::array({json::array({json::array({"x", "zero", 0})})});
+    msg = error_of(bundle_of(m));
+    EXPECT_MENTIONS(msg, "'fc'");
+    // A cycle between two layers: neither call can ever be made.
+    json a = layer("a", "Dense", dense_config(3), {"b"});
+    json c = layer("b", "Dense", dense_config(3), {"a"});
+    msg = error_of(bundle_of(functional({nullptr, 3}, json::array({a, c}), "b")));
+    EXPECT_MENTIONS(msg, "never made");
+  }
+
   void relu_with_threshold_slope_and_max() {
     // Keras ReLU: max_value above the cap, x from threshold up, slope * (x - threshold) below.
     json cfg = {{"max_value", 4.0}, {"negative_slope", 0.5}, {"threshold", 1.0}};

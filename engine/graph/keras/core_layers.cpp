@@ -42,6 +42,13 @@ TensorRef reshape(Layer& layer, TensorRef x, TensorRef shape) {
   return layer.add("Reshape", {x, shape}, std::move(a));
 }
 
+// a * b for sizes, failing (not overflowing) past 2^40.
+std::int64_t checked_product(Layer& layer, std::int64_t a, std::int64_t b) {
+  constexpr std::int64_t kMax = std::int64_t{1} << 40;
+  if (a < 0 || b < 0 || (b != 0 && a > kMax / b)) layer.fail("a shape's size is too large");
+  return a * b;
+}
+
 std::int32_t dim32(Layer& layer, std::int64_t d) {
   if (d < -1 || d > (std::int64_t{1} << 31) - 1)
     layer.fail("dim " + std::to_string(d) + " is out of range");
@@ -87,7 +94,7 @@ Outputs lower_flatten(Layer& layer, std::span<const TensorRef> in) {
   bool known = true;
   for (std::size_t i = 1; i < s.dims.size(); ++i) {
     if (s.dims[i] < 0) known = false;
-    rest *= std::max<std::int64_t>(s.dims[i], 1);
+    rest = checked_product(layer, rest, std::max<std::int64_t>(s.dims[i], 1));
   }
   if (s.dims.size() <= 1) return {reshape(layer, x, layer.int_const("shape", {-1, 1}))};
   if (known) return {reshape(layer, x, layer.int_const("shape", {-1, dim32(layer, rest)}))};
@@ -107,7 +114,7 @@ Outputs lower_reshape(Layer& layer, std::span<const TensorRef> in) {
     if (d == -1)
       ++unknown;
     else
-      known_product *= d;
+      known_product = checked_product(layer, known_product, d);
   }
   if (unknown > 1) layer.fail("target_shape has more than one -1");
   if (unknown == 0) {
@@ -121,7 +128,7 @@ Outputs lower_reshape(Layer& layer, std::span<const TensorRef> in) {
   bool known = s.rank_known && !s.dims.empty();
   for (std::size_t i = 1; known && i < s.dims.size(); ++i) {
     if (s.dims[i] < 0) known = false;
-    size *= s.dims[i];
+    if (known) size = checked_product(layer, size, s.dims[i]);
   }
   if (known) {
     if (known_product == 0 || size % known_product != 0)

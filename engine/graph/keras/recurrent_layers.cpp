@@ -33,6 +33,11 @@ Unrolled prepare(Layer& layer, std::span<const TensorRef> in, std::int64_t gates
     layer.fail("the number of time steps is not static (input shape " + s.to_string() +
                "); it cannot be unrolled");
   if (steps == 0) layer.fail("the input has no time steps");
+  // Each step becomes a dozen nodes; a longer sequence is more than unrolling should attempt.
+  constexpr std::int64_t kMaxSteps = 4096;
+  if (steps > kMaxSteps)
+    layer.fail(std::to_string(steps) + " time steps are too many to unroll (at most " +
+               std::to_string(kMaxSteps) + ")");
   Unrolled u;
   u.units = layer.int_or("units", -1);
   if (u.units <= 0) layer.fail("config 'units' must be a positive integer");
