@@ -62,6 +62,7 @@ log "making $out"
 cd "$here"
 # TF.js writes notices on stdout and stderr; only our final echo may reach stdout.
 node make-layers.mjs "$tmp" >&2
+node make-precision-models.mjs "$tmp" >&2
 mkdir -p "$tmp/layers/sample"
 cp "$root/resources/sample/model.json" "$root/resources/sample/weights.bin" "$tmp/layers/sample/"
 node make-golden.mjs "$tmp" "$corpus" "$root/tests/corpus.cmake" >&2
@@ -72,6 +73,7 @@ Reference data made by tests/reference/make-data.sh with TF.js $(node -p "requir
 (cpu backend). Corpus: $corpus ($corpus_version).
   layers/<name>/model.json   layers models made by tfjs-layers (make-layers.mjs)
   golden/<name>/golden.json  inputs and outputs of TF.js for every corpus and layers model
+  precision/<name>.json      per-layer ranges of the fp16 test models (make-precision-models.mjs)
 EOT
 
 rm -rf "$out"
