@@ -1,0 +1,42 @@
+// The bias and activation that fused nodes (_FusedConv2D, FusedDepthwiseConv2dNative,
+// _FusedMatMul) apply after their main op. Bias goes into the XNNPACK operator, Relu and Relu6
+// become its output bounds; Elu, LeakyRelu, Prelu and Sigmoid, which it cannot fuse, run as a
+// second XNNPACK operator in place on the output.
+#pragma once
+
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "backends/xnnpack/native_op.h"
+
+namespace tfjsi::xnnpack {
+
+enum class PostOp { None, Elu, LeakyRelu, Prelu, Sigmoid };
+
+struct Fused {
+  std::vector<float> bias;  // per output channel; empty: none
+  std::shared_ptr<const Buffer> bias_buffer, alpha_buffer;
+  float min = -std::numeric_limits<float>::infinity();
+  float max = std::numeric_limits<float>::infinity();
+  PostOp post = PostOp::None;
+  float leaky_alpha = 0.2f;
+  std::vector<float> alpha;  // Prelu, per output channel
+
+  // Parameters for the main operator's recipe (bounds; the bias is a weight).
+  void add_params(std::vector<std::int64_t>& params) const;
+};
+
+// Reads fused_ops and the extra inputs (from input 2) of a fused node whose output has
+// `channels` channels. nullopt for what the XNNPACK path does not take (unknown fused ops, a bias
+// or alpha that is not per channel): the cpu kernel runs the node.
+std::optional<Fused> read_fused(NativeCall& call, std::int64_t channels);
+// Static check for native(): fused_ops names what read_fused takes.
+bool fused_ops_fit(const graph::Node& node);
+
+// Runs the post op (if any) in place on `out`, a tensor with `channels` innermost; false when
+// XNNPACK refuses it (the caller then leaves the node to the cpu kernel).
+bool apply_post(NativeCall& call, const Fused& f, HostTensor& out, std::int64_t channels);
+
+}  // namespace tfjsi::xnnpack

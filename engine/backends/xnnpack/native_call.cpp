@@ -1,0 +1,134 @@
+// NativeCall and the helpers every native op file shares.
+#include <cmath>
+#include <stdexcept>
+
+#include "backends/xnnpack/native_op.h"
+#include "backends/xnnpack/xnnpack_backend.h"
+
+namespace tfjsi::xnnpack {
+
+const void* NativeCall::activation(std::size_t i) {
+  auto* d = dynamic_cast<XnnData*>(views_[i].data.get());
+  if (!d) throw std::logic_error("xnnpack backend: input of node '" + node.name + "' is not on it");
+  const bool was_owned = d->buffer() && d->buffer()->owned();
+  inputs_[i].buffer = d->padded();
+  if (!was_owned) ++stats_.pads;
+  return inputs_[i].buffer->data();
+}
+
+bool NativeCall::is_float(std::size_t i, int rank) const {
+  if (i >= inputs_.size()) return false;
+  const HostTensor& t = inputs_[i];
+  return t.dtype == DType::Float32 && (rank < 0 || t.rank() == rank) && t.buffer &&
+         t.buffer->size() >= t.byte_size();
+}
+
+std::optional<std::vector<std::int64_t>> NativeCall::int_values(std::size_t i) const {
+  if (i >= inputs_.size()) return std::nullopt;
+  const HostTensor& t = inputs_[i];
+  if (!t.buffer || t.buffer->size() < t.byte_size()) return std::nullopt;
+  std::vector<std::int64_t> v;
+  if (t.dtype == DType::Int32) {
+    for (auto x : t.values<std::int32_t>()) v.push_back(x);
+  } else if (t.dtype == DType::Float32) {
+    for (float x : t.values<float>()) {
+      if (!std::isfinite(x) || x != std::floor(x) || std::fabs(x) > 2e9f) return std::nullopt;
+      v.push_back(static_cast<std::int64_t>(x));
+    }
+  } else {
+    return std::nullopt;
+  }
+  return v;
+}
+
+bool NativeCall::setup_ok(xnn_status s) {
+  ++stats_.setups;
+  return s == xnn_status_success;
+}
+
+void NativeCall::run(xnn_operator_t op) {
+  const xnn_status s = xnn_run_operator(op, pool);
+  if (s != xnn_status_success)
+    throw std::runtime_error("node '" + node.name + "' (" + node.op +
+                             "): XNNPACK failed to run: " + status_name(s));
+}
+
+HostTensor new_output(Shape shape, DType dtype) {
+  return HostTensor::zeros(dtype, std::move(shape));
+}
+
+std::vector<HostTensor> one(HostTensor t) {
+  std::vector<HostTensor> v;
+  v.push_back(std::move(t));
+  return v;
+}
+
+std::optional<std::string> string_attr(const graph::Node& node, std::string_view key,
+                                       std::string fallback) {
+  const graph::AttrValue* a = node.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<std::string>(a)) return *v;
+  return std::nullopt;
+}
+
+std::optional<bool> bool_attr(const graph::Node& node, std::string_view key, bool fallback) {
+  const graph::AttrValue* a = node.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<bool>(a)) return *v;
+  if (auto* v = std::get_if<std::int64_t>(a)) return *v != 0;
+  return std::nullopt;
+}
+
+std::optional<float> float_attr(const graph::Node& node, std::string_view key, float fallback) {
+  const graph::AttrValue* a = node.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<float>(a)) return *v;
+  if (auto* v = std::get_if<std::int64_t>(a)) return static_cast<float>(*v);
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> int_attr(const graph::Node& node, std::string_view key,
+                                     std::int64_t fallback) {
+  const graph::AttrValue* a = node.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<std::int64_t>(a)) return *v;
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::int64_t>> int_list_attr(const graph::Node& node,
+                                                       std::string_view key,
+                                                       std::vector<std::int64_t> fallback) {
+  const graph::AttrValue* a = node.attr(key);
+  if (!a) return fallback;
+  if (auto* v = std::get_if<std::vector<std::int64_t>>(a)) return *v;
+  // An empty JSON list may have been read as a list of another element type.
+  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty())
+    return std::vector<std::int64_t>{};
+  if (auto* v = std::get_if<std::vector<std::string>>(a); v && v->empty())
+    return std::vector<std::int64_t>{};
+  return std::nullopt;
+}
+
+std::optional<std::vector<std::string>> string_list_attr(const graph::Node& node,
+                                                         std::string_view key) {
+  const graph::AttrValue* a = node.attr(key);
+  if (!a) return std::vector<std::string>{};
+  if (auto* v = std::get_if<std::vector<std::string>>(a)) return *v;
+  if (auto* v = std::get_if<std::vector<std::int64_t>>(a); v && v->empty())
+    return std::vector<std::string>{};
+  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty())
+    return std::vector<std::string>{};
+  return std::nullopt;
+}
+
+bool nhwc(const graph::Node& node) {
+  const auto f = string_attr(node, "data_format", "NHWC");
+  return f && *f == "NHWC";
+}
+
+bool float_output(const graph::Node& node) {
+  if (node.outputs.empty() || !node.outputs[0].dtype) return true;
+  return *node.outputs[0].dtype == DType::Float32;
+}
+
+}  // namespace tfjsi::xnnpack

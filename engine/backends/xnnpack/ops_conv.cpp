@@ -1,0 +1,171 @@
+// Convolutions on XNNPACK: Conv2D and _FusedConv2D (TF's HWIO filter repacked to XNNPACK's OHWI),
+// depthwise convolutions (TF's [kh, kw, C, M] filter is XNNPACK's depthwise HWGo layout as is) and
+// Conv2DBackpropInput as XNNPACK's deconvolution.
+#include <vector>
+
+#include "backends/xnnpack/fused_epilogue.h"
+#include "backends/xnnpack/geometry.h"
+#include "backends/xnnpack/ops.h"
+
+namespace tfjsi::xnnpack {
+
+namespace {
+
+enum class ConvKind { Regular, Depthwise };
+
+NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
+  const graph::Node& node = call.node;
+  if (!call.is_float(0, 4) || !call.is_float(1, 4) || !nhwc(node)) return std::nullopt;
+  if (!fused && call.num_inputs() != 2) return std::nullopt;
+  const HostTensor& x = call.input(0);
+  const HostTensor& f = call.input(1);
+  const std::int64_t n = x.shape[0], in_h = x.shape[1], in_w = x.shape[2], c = x.shape[3];
+  const std::int64_t k_h = f.shape[0], k_w = f.shape[1];
+  if (f.shape[2] != c || n < 1 || c < 1 || f.shape[3] < 1) return std::nullopt;
+  const std::int64_t out_c = kind == ConvKind::Regular ? f.shape[3] : c * f.shape[3];
+  const auto g = window_geometry(node, in_h, in_w, k_h, k_w, "dilations", true);
+  if (!g) return std::nullopt;
+  Fused ep;
+  if (fused) {
+    auto r = read_fused(call, out_c);
+    if (!r) return std::nullopt;
+    ep = std::move(*r);
+  }
+
+  OperatorCache::Recipe recipe;
+  const std::uint32_t flags = (g->same ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0u) |
+                              (kind == ConvKind::Depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0u);
+  // With TF SAME padding XNNPACK works out the pads per input size, so the operator (and its
+  // packed weights) serve every input size.
+  const std::int64_t top = g->same ? 0 : g->top, bottom = g->same ? 0 : g->bottom;
+  const std::int64_t left = g->same ? 0 : g->left, right = g->same ? 0 : g->right;
+  recipe.params = {static_cast<std::int64_t>(kind),
+                   k_h,
+                   k_w,
+                   g->s_h,
+                   g->s_w,
+                   g->d_h,
+                   g->d_w,
+                   top,
+                   bottom,
+                   left,
+                   right,
+                   c,
+                   out_c,
+                   flags};
+  ep.add_params(recipe.params);
+  recipe.weights = {f.buffer, ep.bias_buffer};
+  recipe.weight_bytes = static_cast<std::size_t>(f.num_elements() + out_c) * sizeof(float);
+
+  auto create = [&](xnn_operator_t* op) {
+    const float* bias = ep.bias.empty() ? nullptr : ep.bias.data();
+    const auto u = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
+    if (kind == ConvKind::Depthwise) {
+      const auto m = static_cast<std::size_t>(f.shape[3]);
+      return xnn_create_convolution2d_nhwc_f32(
+          u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h),
+          u(g->d_w), u(c), 1, m, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
+          f.values<float>().data(), bias, ep.min, ep.max, flags, op);
+    }
+    // HWIO -> OHWI.
+    const std::int64_t taps = k_h * k_w;
+    std::vector<float> ohwi(static_cast<std::size_t>(f.num_elements()));
+    const float* src = f.values<float>().data();
+    for (std::int64_t t = 0; t < taps; ++t)
+      for (std::int64_t i = 0; i < c; ++i)
+        for (std::int64_t o = 0; o < out_c; ++o)
+          ohwi[static_cast<std::size_t>((o * taps + t) * c + i)] = src[(t * c + i) * out_c + o];
+    return xnn_create_convolution2d_nhwc_f32(
+        u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h),
+        u(g->d_w), 1, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
+        static_cast<std::size_t>(c), static_cast<std::size_t>(out_c), ohwi.data(), bias, ep.min,
+        ep.max, flags, op);
+  };
+  xnn_operator_t op = call.cache.get(node, 0, recipe, create);
+  if (!op) return std::nullopt;
+  HostTensor out = new_output({n, g->out_h, g->out_w, out_c});
+  if (!call.setup_ok(xnn_setup_convolution2d_nhwc_f32(
+          op, static_cast<std::size_t>(n), static_cast<std::size_t>(in_h),
+          static_cast<std::size_t>(in_w), static_cast<const float*>(call.activation(0)),
+          out.mutable_values<float>().data(), call.pool)))
+    return std::nullopt;
+  call.run(op);
+  if (!apply_post(call, ep, out, out_c)) return std::nullopt;
+  return one(std::move(out));
+}
+
+}  // namespace
+
+NativeResult op_conv2d(NativeCall& call) {
+  return convolution(call, ConvKind::Regular, false);
+}
+NativeResult op_fused_conv2d(NativeCall& call) {
+  return convolution(call, ConvKind::Regular, true);
+}
+NativeResult op_depthwise_conv2d(NativeCall& call) {
+  return convolution(call, ConvKind::Depthwise, false);
+}
+NativeResult op_fused_depthwise_conv2d(NativeCall& call) {
+  return convolution(call, ConvKind::Depthwise, true);
+}
+
+// Conv2DBackpropInput(input_sizes, filter [kh, kw, out_c, in_c], out_backprop): XNNPACK's
+// deconvolution with the pads the forward convolution of input_sizes would have, and an
+// adjustment for the rows and columns a strided forward convolution skips.
+NativeResult op_conv2d_backprop_input(NativeCall& call) {
+  const graph::Node& node = call.node;
+  if (call.num_inputs() != 3 || !call.is_float(1, 4) || !call.is_float(2, 4) || !nhwc(node))
+    return std::nullopt;
+  const auto sizes = call.int_values(0);
+  if (!sizes || sizes->size() != 4) return std::nullopt;
+  const HostTensor& f = call.input(1);
+  const HostTensor& dy = call.input(2);
+  const std::int64_t n = (*sizes)[0], out_h = (*sizes)[1], out_w = (*sizes)[2];
+  const std::int64_t out_c = f.shape[2], in_c = f.shape[3];
+  const std::int64_t in_h = dy.shape[1], in_w = dy.shape[2];
+  if ((*sizes)[3] != out_c || dy.shape[3] != in_c || dy.shape[0] != n || n < 1 || in_c < 1 ||
+      out_c < 1 || out_h > (1 << 24) || out_w > (1 << 24))
+    return std::nullopt;
+  const std::int64_t k_h = f.shape[0], k_w = f.shape[1];
+  // TF.js ignores dilations here.
+  const auto g = window_geometry(node, out_h, out_w, k_h, k_w, nullptr, false);
+  if (!g || g->out_h != in_h || g->out_w != in_w) return std::nullopt;
+  const std::int64_t adj_h = out_h - ((in_h - 1) * g->s_h + k_h - g->top - g->bottom);
+  const std::int64_t adj_w = out_w - ((in_w - 1) * g->s_w + k_w - g->left - g->right);
+  if (adj_h < 0 || adj_w < 0 || adj_h >= g->s_h || adj_w >= g->s_w) return std::nullopt;
+
+  OperatorCache::Recipe recipe;
+  recipe.params = {k_h, k_w, g->s_h, g->s_w, g->top, g->bottom, g->left, g->right, in_c, out_c};
+  recipe.weights = {f.buffer};
+  recipe.weight_bytes = static_cast<std::size_t>(f.num_elements()) * sizeof(float);
+  auto create = [&](xnn_operator_t* op) {
+    // [kh, kw, O, I] -> OHWI.
+    const std::int64_t taps = k_h * k_w;
+    std::vector<float> ohwi(static_cast<std::size_t>(f.num_elements()));
+    const float* src = f.values<float>().data();
+    for (std::int64_t t = 0; t < taps; ++t)
+      for (std::int64_t o = 0; o < out_c; ++o)
+        for (std::int64_t i = 0; i < in_c; ++i)
+          ohwi[static_cast<std::size_t>((o * taps + t) * in_c + i)] =
+              src[(t * out_c + o) * in_c + i];
+    const auto u = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
+    return xnn_create_deconvolution2d_nhwc_f32(
+        u(g->top), u(g->right), u(g->bottom), u(g->left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), 1,
+        1, 1, static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c),
+        static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c), ohwi.data(), nullptr,
+        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(), 0, op);
+  };
+  xnn_operator_t op = call.cache.get(node, 0, recipe, create);
+  if (!op) return std::nullopt;
+  HostTensor out = new_output({n, out_h, out_w, out_c});
+  if (!call.setup_ok(xnn_setup_deconvolution2d_nhwc_f32(
+          op, static_cast<std::size_t>(n), static_cast<std::size_t>(in_h),
+          static_cast<std::size_t>(in_w), static_cast<std::uint32_t>(adj_h),
+          static_cast<std::uint32_t>(adj_w), static_cast<const float*>(call.activation(2)),
+          out.mutable_values<float>().data(), call.pool)))
+    return std::nullopt;
+  call.run(op);
+  return one(std::move(out));
+}
+
+}  // namespace tfjsi::xnnpack

@@ -1,0 +1,187 @@
+#include "backends/xnnpack/xnnpack_backend.h"
+
+#include <xnnpack.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "backends/cpu/kernel.h"
+#include "backends/xnnpack/native_op.h"
+#include "core/error.h"
+
+namespace tfjsi::xnnpack {
+
+std::size_t XnnData::bytes() const {
+  std::size_t n = buffer_ ? buffer_->size() : 0;
+  if (strings_)
+    for (const auto& s : *strings_) n += s.size();
+  return n;
+}
+
+const std::shared_ptr<Buffer>& XnnData::padded() {
+  if (buffer_ && !buffer_->owned()) {
+    auto copy = Buffer::allocate(buffer_->size());
+    if (buffer_->size()) std::memcpy(copy->mutable_data(), buffer_->data(), buffer_->size());
+    buffer_ = std::move(copy);
+  }
+  return buffer_;
+}
+
+std::string_view to_string(Path p) {
+  switch (p) {
+    case Path::NotRun:
+      return "not_run";
+    case Path::Xnnpack:
+      return "xnnpack";
+    case Path::View:
+      return "view";
+    case Path::CpuKernel:
+      return "cpu_kernel";
+  }
+  return "not_run";
+}
+
+XnnpackBackend::~XnnpackBackend() {
+  // Operators go before the library they belong to.
+  cache_.clear();
+  if (initialized_) xnn_deinitialize();
+}
+
+void XnnpackBackend::start() {
+  if (started_) return;
+  started_ = true;
+  const xnn_status s = xnn_initialize(nullptr);
+  if (s == xnn_status_success) {
+    initialized_ = true;
+    availability_ = {true, {}};
+  } else {
+    availability_ = {
+        false,
+        std::string("xnn_initialize failed: ") + status_name(s) +
+            (s == xnn_status_unsupported_hardware ? " (this CPU lacks what XNNPACK needs)" : "")};
+  }
+}
+
+runtime::Availability XnnpackBackend::availability() {
+  start();
+  return availability_;
+}
+
+bool XnnpackBackend::supports(const graph::Node& node) const {
+  return cpu::find_kernel(node.op) != nullptr || find_native(node.op) != nullptr;
+}
+
+bool XnnpackBackend::native(const graph::Node& node) const {
+  if (node.op == "Reshape" || node.op == "Squeeze" || node.op == "ExpandDims") return true;
+  const NativeOp* op = find_native(node.op);
+  return op && op->fits(node);
+}
+
+Path XnnpackBackend::last_path(const graph::Node& node) const {
+  const auto it = paths_.find(&node);
+  return it == paths_.end() ? Path::NotRun : it->second;
+}
+
+std::shared_ptr<runtime::BackendData> XnnpackBackend::upload(const HostTensor& host) {
+  // Shared, not copied: borrowed storage gets its slack lazily (XnnData::padded), only if an
+  // XNNPACK operator reads it as an activation.
+  return std::make_shared<XnnData>(host.buffer, host.strings);
+}
+
+HostTensor XnnpackBackend::download(const runtime::TensorView& tensor) {
+  const auto* d = dynamic_cast<const XnnData*>(tensor.data.get());
+  if (!d) throw std::logic_error("xnnpack backend: data of another backend");
+  HostTensor t;
+  t.dtype = tensor.dtype;
+  t.shape = tensor.shape;
+  t.buffer = d->buffer();
+  t.strings = d->strings();
+  return t;
+}
+
+std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
+                                                     std::span<const runtime::TensorView> inputs,
+                                                     const runtime::RunContext& ctx) {
+  start();
+  if (!initialized_)
+    throw BackendUnavailable("xnnpack backend cannot run node '" + node.name +
+                             "': " + availability_.reason);
+  std::vector<HostTensor> host;
+  host.reserve(inputs.size());
+  for (const auto& in : inputs) host.push_back(download(in));
+
+  // Bounded bookkeeping: a long GUI session opens many models.
+  if (paths_.size() > (1u << 20)) paths_.clear();
+  if (cache_.size() > 4096) cache_.prune();
+
+  std::vector<HostTensor> out;
+  Path path = Path::CpuKernel;
+  if (const NativeOp* op = find_native(node.op)) {
+    NativeCall call(node, inputs, host, ctx.pool, cache_, stats_);
+    if (auto r = op->run(call)) {
+      out = std::move(*r);
+      path = Path::Xnnpack;
+    }
+  }
+  if (path != Path::Xnnpack) {
+    const cpu::Kernel fn = cpu::find_kernel(node.op);
+    if (!fn)
+      throw ModelError("node '" + node.name + "' (" + node.op +
+                       "): no xnnpack operator or cpu kernel for this op");
+    out = fn(cpu::KernelContext{node, host, ctx.pool});
+  }
+
+  std::vector<runtime::TensorView> views;
+  views.reserve(out.size());
+  bool all_views = !out.empty();
+  for (auto& o : out) {
+    if (!o.buffer) o.buffer = Buffer::allocate(0);
+    const auto n = checked_num_elements(o.shape);
+    if (!n || o.buffer->size() < static_cast<std::size_t>(*n) * element_size(o.dtype))
+      throw std::logic_error("kernel " + node.op + " (node '" + node.name +
+                             "') returned a buffer smaller than its shape " +
+                             shape_to_string(o.shape));
+    // An output over an input's storage keeps that input's data object, so the Engine counts the
+    // buffer once.
+    std::shared_ptr<runtime::BackendData> data;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (host[i].buffer == o.buffer && host[i].strings == o.strings) {
+        data = inputs[i].data;
+        break;
+      }
+    }
+    if (!data) {
+      all_views = false;
+      data = std::make_shared<XnnData>(o.buffer, o.strings);
+    }
+    views.push_back({std::move(data), o.dtype, std::move(o.shape)});
+  }
+  if (path == Path::CpuKernel && all_views) path = Path::View;
+  paths_[&node] = path;
+  switch (path) {
+    case Path::Xnnpack:
+      ++stats_.native_runs;
+      break;
+    case Path::View:
+      ++stats_.view_runs;
+      break;
+    default:
+      ++stats_.cpu_kernel_runs;
+      break;
+  }
+  return views;
+}
+
+runtime::BackendMemory XnnpackBackend::memory() const {
+  runtime::BackendMemory m;
+  m.bytes = cache_.weight_bytes();
+  m.details = std::to_string(cache_.size()) + " cached XNNPACK operators, about " +
+              std::to_string(m.bytes / 1024) + " KB of packed weights";
+  return m;
+}
+
+std::unique_ptr<runtime::Backend> make_xnnpack_backend() {
+  return std::make_unique<XnnpackBackend>();
+}
+
+}  // namespace tfjsi::xnnpack

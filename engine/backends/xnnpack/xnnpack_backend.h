@@ -1,0 +1,96 @@
+// The `xnnpack` backend: tensors in host memory, ops as XNNPACK operators (Debian's 2022 snapshot)
+// on the Engine's thread pool. Operators and their packed weights are made once per node and kept
+// in a cache the backend owns. Ops the snapshot lacks (and int32/bool/string nodes) run through the
+// cpu kernels on the same host buffers, without a copy; native() and last_path() say which is
+// which.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backends/xnnpack/operator_cache.h"
+#include "runtime/backend.h"
+
+namespace tfjsi::xnnpack {
+
+// A host buffer (or string list) as this backend holds it; the tensor gives dtype and shape.
+class XnnData final : public runtime::BackendData {
+ public:
+  XnnData(std::shared_ptr<Buffer> buffer, std::shared_ptr<std::vector<std::string>> strings)
+      : buffer_(std::move(buffer)), strings_(std::move(strings)) {}
+  std::size_t bytes() const override;
+  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
+  const std::shared_ptr<std::vector<std::string>>& strings() const { return strings_; }
+  // The buffer with XNN_EXTRA_BYTES readable past its end. Owned buffers have that slack
+  // (Buffer::kSlack); borrowed ones (a memory-mapped weight shard) are copied once, here.
+  const std::shared_ptr<Buffer>& padded();
+
+ private:
+  std::shared_ptr<Buffer> buffer_;
+  std::shared_ptr<std::vector<std::string>> strings_;
+};
+
+// How a node ran the last time this backend ran it.
+enum class Path {
+  NotRun,
+  Xnnpack,    // through XNNPACK operators
+  View,       // no work: the output shares the input's buffer (Reshape, Squeeze, ExpandDims)
+  CpuKernel,  // through a cpu kernel on the same host buffers
+};
+std::string_view to_string(Path p);  // "not_run", "xnnpack", "view", "cpu_kernel"
+
+struct XnnStats {
+  std::int64_t native_runs = 0, view_runs = 0, cpu_kernel_runs = 0;
+  std::int64_t setups = 0;  // xnn_setup_* calls (one per operator per run)
+  std::int64_t pads = 0;    // borrowed buffers copied to get XNN_EXTRA_BYTES of slack
+};
+
+class XnnpackBackend final : public runtime::Backend {
+ public:
+  XnnpackBackend() = default;
+  ~XnnpackBackend() override;
+  XnnpackBackend(const XnnpackBackend&) = delete;
+  XnnpackBackend& operator=(const XnnpackBackend&) = delete;
+
+  std::string_view name() const override { return "xnnpack"; }
+  int priority() const override { return 200; }
+  runtime::Availability availability() override;
+
+  // Every node a cpu kernel exists for: what XNNPACK lacks runs through that kernel here.
+  bool supports(const graph::Node& node) const override;
+  std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override;
+  HostTensor download(const runtime::TensorView& tensor) override;
+  std::vector<runtime::TensorView> run(const graph::Node& node,
+                                       std::span<const runtime::TensorView> inputs,
+                                       const runtime::RunContext& ctx) override;
+  runtime::BackendMemory memory() const override;
+
+  // Whether the node is expected to run through an XNNPACK operator (or as a view): its op has
+  // one and its attributes and known dtypes fit it. Shapes and input values decide at run time;
+  // last_path() tells what happened.
+  bool native(const graph::Node& node) const;
+  // What the last run of `node` (this Node object) did here.
+  Path last_path(const graph::Node& node) const;
+
+  const XnnStats& stats() const { return stats_; }
+  void reset_stats() { stats_ = {}; }
+  OperatorCache& cache() { return cache_; }
+  const OperatorCache& cache() const { return cache_; }
+
+ private:
+  void start();
+
+  bool started_ = false;
+  bool initialized_ = false;
+  runtime::Availability availability_;
+  OperatorCache cache_;
+  XnnStats stats_;
+  std::unordered_map<const graph::Node*, Path> paths_;
+};
+
+std::unique_ptr<runtime::Backend> make_xnnpack_backend();
+
+}  // namespace tfjsi::xnnpack
