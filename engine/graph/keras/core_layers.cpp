@@ -57,6 +57,35 @@ std::int32_t dim32(Layer& layer, std::int64_t d) {
 
 }  // namespace
 
+TensorRef matmul_last_axis(Layer& layer, TensorRef x, TensorRef kernel, std::int64_t units,
+                           const std::string& suffix) {
+  const PartialShape s = layer.shape(x);
+  Attrs mm = t_attr();
+  if (s.rank() == 2) {
+    mm.emplace("transpose_a", false);
+    mm.emplace("transpose_b", false);
+    return layer.add("MatMul", {x, kernel}, std::move(mm), suffix);
+  }
+  bool known = s.rank_known && s.dims.size() > 2;
+  for (std::size_t i = 1; known && i < s.dims.size(); ++i) known = s.dims[i] >= 0;
+  if (!known) {
+    // The kernel broadcasts over every leading dim.
+    mm.emplace("adj_x", false);
+    mm.emplace("adj_y", false);
+    return layer.add("BatchMatMulV2", {x, kernel}, std::move(mm), suffix);
+  }
+  // Static dims: [N, ..., C] -> [N * ..., C], a plain MatMul, and back (what tfjs does too).
+  std::vector<std::int32_t> out_dims{-1};
+  for (std::size_t i = 1; i + 1 < s.dims.size(); ++i) out_dims.push_back(dim32(layer, s.dims[i]));
+  out_dims.push_back(dim32(layer, units));
+  const TensorRef flat =
+      reshape(layer, x, layer.int_const(suffix + "_in_shape", {-1, dim32(layer, s.dims.back())}));
+  mm.emplace("transpose_a", false);
+  mm.emplace("transpose_b", false);
+  const TensorRef y = layer.add("MatMul", {flat, kernel}, std::move(mm), suffix);
+  return reshape(layer, y, layer.int_const(suffix + "_out_shape", out_dims));
+}
+
 Outputs lower_dense(Layer& layer, std::span<const TensorRef> in) {
   layer.expect_inputs(in, 1);
   const TensorRef x = in[0];
@@ -65,18 +94,7 @@ Outputs lower_dense(Layer& layer, std::span<const TensorRef> in) {
   const int rank = layer.rank(x);
   if (rank < 2) layer.fail("its input must have rank >= 2");
   const TensorRef kernel = layer.weight("kernel", {layer.channels(x), units});
-  Attrs mm = t_attr();
-  TensorRef y;
-  if (rank == 2) {
-    mm.emplace("transpose_a", false);
-    mm.emplace("transpose_b", false);
-    y = layer.add("MatMul", {x, kernel}, std::move(mm));
-  } else {
-    // The kernel broadcasts over every leading dim (tfjs reshapes to 2-D; same result).
-    mm.emplace("adj_x", false);
-    mm.emplace("adj_y", false);
-    y = layer.add("BatchMatMulV2", {x, kernel}, std::move(mm));
-  }
+  TensorRef y = matmul_last_axis(layer, x, kernel, units, "MatMul");
   if (layer.bool_or("use_bias", true)) {
     Attrs b = t_attr();
     b.emplace("data_format", std::string("NHWC"));

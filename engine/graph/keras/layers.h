@@ -24,6 +24,11 @@ TensorRef apply_activation(Layer& layer, TensorRef x, std::string_view activatio
 // The layer's own "activation" config (default linear).
 TensorRef apply_layer_activation(Layer& layer, TensorRef x);
 
+// x [..., C] times kernel [C, units] over the last axis: MatMul, reshaped around it when x has
+// rank > 2 with static dims, else BatchMatMulV2. `suffix` names the product node.
+TensorRef matmul_last_axis(Layer& layer, TensorRef x, TensorRef kernel, std::int64_t units,
+                           const std::string& suffix);
+
 // core_layers.cpp
 Outputs lower_dense(Layer&, std::span<const TensorRef>);
 Outputs lower_flatten(Layer&, std::span<const TensorRef>);

@@ -1,5 +1,5 @@
 // LSTM, GRU and SimpleRNN, unrolled over the static number of time steps. The input projection
-// x W + b is one BatchMatMulV2 for every step, split per step with Unpack; each step then adds
+// x W + b is one MatMul for every step, split per step with Unpack; each step then adds
 // h W_rec and applies the cell's gates (tfjs-layers 4.22 math: LSTM gates i, f, c, o; GRU gates
 // z, r, h with the reset gate applied before the recurrent product). The initial state is zero,
 // so the first step skips the recurrent terms.
@@ -47,10 +47,7 @@ Unrolled prepare(Layer& layer, std::span<const TensorRef> in, std::int64_t gates
   const std::int64_t width = gates * u.units;
   const TensorRef kernel = layer.weight("kernel", {layer.channels(x), width});
   u.recurrent_kernel = layer.weight("recurrent_kernel", {u.units, width});
-  Attrs mm = t_attr();
-  mm.emplace("adj_x", false);
-  mm.emplace("adj_y", false);
-  TensorRef xw = layer.add("BatchMatMulV2", {x, kernel}, std::move(mm), "input_projection");
+  TensorRef xw = matmul_last_axis(layer, x, kernel, width, "input_projection");
   if (layer.bool_or("use_bias", true)) {
     Attrs b = t_attr();
     b.emplace("data_format", std::string("NHWC"));
