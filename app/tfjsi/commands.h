@@ -12,5 +12,7 @@ int run_command(std::span<const std::string> argv);
 int bench_command(std::span<const std::string> argv);
 int memcheck_command(std::span<const std::string> argv);
 int env_command(std::span<const std::string> argv);
+int check_fp16_command(std::span<const std::string> argv);
+int compare_command(std::span<const std::string> argv);
 
 }  // namespace tfjsi::cli

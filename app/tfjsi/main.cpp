@@ -22,6 +22,14 @@ commands:
                                            load, first-run and warm-run times
   memcheck MODEL [ENGINE] [--runs N] [--switch cpu,xnnpack,gl] [--json]
                                            live tensors, bytes and RSS across runs
+  check-fp16 MODEL [--input ...] [--json] [--threshold X] [--tolerance X] [--no-gl]
+           [--rounding nearest-even|toward-zero] [--overflow inf|clamp] [--max-fix-runs N]
+                                           does it survive half-float storage; which node
+                                           leaves the range; nodes to keep in fp32 (checked)
+  compare  MODEL --backends cpu,xnnpack,gl [--input ...] [--json] [--tolerance X]
+           [--precision fp32|fp16] [--no-isolate]
+                                           every node against cpu; divergent nodes re-run
+                                           alone on cpu's inputs
   env      [--json] [--flag NAME=VALUE]... backends (available or why not) and flags
   help                                     this text
 
@@ -41,6 +49,8 @@ constexpr Command kCommands[] = {
     {"info", tfjsi::cli::info_command},   {"run", tfjsi::cli::run_command},
     {"bench", tfjsi::cli::bench_command}, {"memcheck", tfjsi::cli::memcheck_command},
     {"env", tfjsi::cli::env_command},
+    {"check-fp16", tfjsi::cli::check_fp16_command},
+    {"compare", tfjsi::cli::compare_command},
 };
 
 }  // namespace

@@ -1,0 +1,74 @@
+// tfjsi compare MODEL --backends cpu,xnnpack,gl [--input [NAME=]FILE.npy]... [--json]
+//   [--tolerance X] [--precision fp32|fp16] [--no-isolate] [--threads N] [--flag NAME=VALUE]...
+#include <cstdlib>
+#include <iostream>
+
+#include "analysis/compare.h"
+#include "args.h"
+#include "commands.h"
+#include "core/error.h"
+#include "engine_setup.h"
+#include "inputs.h"
+#include "model_arg.h"
+
+namespace tfjsi::cli {
+namespace {
+
+constexpr OptionSpec kOptions[] = {{"backends", true},  {"input", true, true}, {"json"},
+                                   {"tolerance", true}, {"precision", true},   {"no-isolate"},
+                                   {"threads", true},   {"flag", true, true}};
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const std::size_t comma = std::min(s.find(',', start), s.size());
+    if (comma > start) out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int compare_command(std::span<const std::string> argv) {
+  const Args args = Args::parse(argv, kOptions);
+  if (args.positional().size() != 1) throw UsageError("compare takes one MODEL");
+  analysis::CompareOptions opt;
+  opt.backends = split(args.value("backends").value_or("cpu,xnnpack,gl"));
+  if (opt.backends.empty()) throw UsageError("--backends expects a list such as cpu,xnnpack,gl");
+  if (auto t = args.value("tolerance")) {
+    char* end = nullptr;
+    opt.tolerance = std::strtod(t->c_str(), &end);
+    if (end == t->c_str() || *end != '\0' || !(opt.tolerance > 0) || opt.tolerance > 1e30)
+      throw UsageError("--tolerance expects a positive number, got '" + *t + "'");
+  }
+  const std::string precision = args.value("precision").value_or("fp32");
+  if (precision != "fp32" && precision != "fp16")
+    throw UsageError("--precision expects fp32 or fp16, got '" + precision + "'");
+  opt.precision = precision == "fp16" ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
+  opt.isolate = !args.flag("no-isolate");
+
+  auto engine = make_engine(args);
+  for (const auto& b : opt.backends)
+    if (!engine->find_backend(b)) throw UsageError("unknown backend '" + b + "' in --backends");
+  const LoadedModel m = load_model(args.positional()[0]);
+  const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
+  const analysis::CompareReport report =
+      analysis::compare_backends(*engine, m.graph, inputs.tensors, opt);
+  if (args.flag("json")) {
+    nlohmann::json j = analysis::to_json(report);
+    j["model"] = m.bundle.model_json.string();
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::cout << "compare of " << m.bundle.model_json.string() << '\n' << analysis::to_text(report);
+  }
+  for (const auto& b : report.backends)
+    if (!b.available) {
+      std::cerr << "tfjsi: backend not available: " << b.name << ": " << b.reason << '\n';
+      return 3;
+    }
+  return 0;
+}
+
+}  // namespace tfjsi::cli

@@ -1,0 +1,69 @@
+// Layer-by-layer backend comparison: the same inputs through cpu (the ground truth) and one or
+// more other backends, every node's output compared with cpu's; then each node past tolerance is
+// re-run alone on its backend, fed cpu's inputs, to tell a node that is wrong on its own from one
+// that only inherits error (TF.js's benchmark page does this in its dump mode).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analysis/tensor_error.h"
+#include "graph/ir.h"
+#include "runtime/engine.h"
+#include "runtime/executor.h"
+
+namespace tfjsi::analysis {
+
+struct CompareOptions {
+  std::vector<std::string> backends;  // "cpu" in the list is the reference and is skipped
+  // A node diverges when max |x - cpu| > tolerance * max(1, max |cpu|) (DESIGN.md's measure).
+  double tolerance = 1e-3;
+  runtime::Precision precision = runtime::Precision::Fp32;
+  bool isolate = true;
+};
+
+struct BackendNodeResult {
+  std::string backend;  // the backend under test
+  std::string ran_on;   // where the node actually ran ("cpu" for a fallback, "executor", ...)
+  TensorError error;
+  bool divergent = false;
+  // Set for divergent nodes: re-run alone on ran_on with cpu's inputs.
+  std::optional<bool> isolated;
+  std::optional<TensorError> isolated_error;
+  std::string note;  // why a divergent node could not be isolated
+};
+
+struct CompareNode {
+  std::string name, op;
+  std::vector<BackendNodeResult> results;  // one per backend under test that ran the node
+};
+
+struct CompareBackend {
+  std::string name;
+  bool available = false;
+  std::string reason;
+  std::optional<std::string> first_divergent;
+  std::vector<std::string> isolated;  // divergent nodes wrong on their own inputs
+  int divergent = 0;
+  std::vector<std::pair<std::string, TensorError>> outputs;
+  double max_output_error = 0;  // normalized
+};
+
+struct CompareReport {
+  double tolerance = 0;
+  std::string precision;
+  std::vector<CompareBackend> backends;
+  std::vector<CompareNode> nodes;              // in the order they first ran on cpu
+  std::optional<std::string> first_divergent;  // earliest over all backends
+};
+
+CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& graph,
+                               const runtime::NamedTensors& inputs, const CompareOptions& options);
+
+nlohmann::json to_json(const CompareReport& r);
+std::string to_text(const CompareReport& r, int worst_nodes = 15);
+
+}  // namespace tfjsi::analysis
