@@ -4,6 +4,7 @@
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <unordered_set>
 
 #include "core/error.h"
 #include "graph/attr_decode.h"
@@ -185,6 +186,27 @@ void attach_const_values(Graph& g, const model::Bundle& bundle, std::string_view
   }
 }
 
+void collect_const_names(const Graph& g, std::unordered_set<std::string>& names) {
+  for (const Node& n : g.nodes)
+    if (n.op == "Const") names.insert(n.name);
+  for (const Node& n : g.initializer)
+    if (n.op == "Const") names.insert(n.name);
+  for (const auto& [name, body] : g.functions) collect_const_names(*body, names);
+}
+
+// A manifest weight that no Const node takes means the topology and the weights do not belong
+// together (a model.json paired with another model's shards, or an edited one): refuse it rather
+// than run a model whose weights may be misplaced.
+void check_every_weight_used(const Graph& g, const model::Bundle& bundle, std::string_view file) {
+  std::unordered_set<std::string> names;
+  collect_const_names(g, names);
+  for (const auto& w : bundle.weights)
+    if (!names.count(w.name))
+      throw ModelError(std::string(file) + ": weight " + quote(w.name) +
+                       " of the weights manifest is used by no node of the graph (no Const node "
+                       "of that name)");
+}
+
 PartialShape merge_dims(const PartialShape& primary, const PartialShape& extra) {
   if (!primary.rank_known) return extra;
   if (!extra.rank_known || extra.dims.size() != primary.dims.size()) return primary;
@@ -290,7 +312,8 @@ std::pair<std::string, int> split_tensor_name(std::string_view tensor) {
     int idx = 0;
     auto digits = tensor.substr(colon + 1);
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), idx);
-    if (ec == std::errc() && end == digits.data() + digits.size() && !digits.empty() && idx >= 0)
+    if (ec == std::errc() && end == digits.data() + digits.size() && !digits.empty() && idx >= 0 &&
+        idx <= 65535)
       return {std::string(tensor.substr(0, colon)), idx};
   }
   return {std::string(tensor), 0};
@@ -483,6 +506,7 @@ Graph import_graphdef(const model::Bundle& bundle) {
     sort_topologically(init.graph);
     im.graph.initializer = std::move(init.graph.nodes);
   }
+  check_every_weight_used(im.graph, bundle, file);
   return std::move(im.graph);
 }
 

@@ -18,6 +18,8 @@ int parse_index(std::string_view text, std::string_view digits) {
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || v < 0)
     bad(text, "has an output index that is not a non-negative number");
+  // No op has anywhere near this many outputs; a larger index is a corrupt file.
+  if (v > 65535) bad(text, "has an output index above 65535");
   return v;
 }
 

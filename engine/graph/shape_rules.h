@@ -22,6 +22,23 @@ struct KnownValue {
 };
 // Values with more elements than this are not tracked.
 inline constexpr std::size_t kMaxKnownElements = 4096;
+// More outputs than this (Split/Unpack counts from a hostile file) are not made.
+inline constexpr std::int64_t kMaxOutputs = 1 << 16;
+
+// Dim arithmetic that stays defined on hostile sizes: -1 (unknown) when an operand is unknown or
+// negative, or when the result would leave [0, 2^62].
+inline std::int64_t dim_mul(std::int64_t a, std::int64_t b) {
+  constexpr std::int64_t kMax = std::int64_t{1} << 62;
+  if (a < 0 || b < 0) return -1;
+  if (a != 0 && b > kMax / a) return -1;
+  return a * b;
+}
+inline std::int64_t dim_add(std::int64_t a, std::int64_t b) {
+  constexpr std::int64_t kMax = std::int64_t{1} << 62;
+  if (a < 0 || a > kMax || b > kMax || b < -kMax) return -1;
+  const std::int64_t r = a + b;
+  return r < 0 ? -1 : r;
+}
 
 class InferContext {
  public:

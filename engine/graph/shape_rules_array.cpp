@@ -19,10 +19,10 @@ std::optional<std::size_t> norm_axis(std::int64_t axis, std::size_t rank) {
   return static_cast<std::size_t>(axis);
 }
 
+// Element count of a shape; SIZE_MAX when unknown or absurd, so it never matches a real size.
 std::size_t count(const Dims& d) {
-  std::size_t n = 1;
-  for (auto x : d) n *= static_cast<std::size_t>(std::max<std::int64_t>(x, 0));
-  return n;
+  const auto n = checked_num_elements(d);
+  return n ? static_cast<std::size_t>(*n) : SIZE_MAX;
 }
 
 void reshape(InferContext& c) {
@@ -39,10 +39,10 @@ void reshape(InferContext& c) {
   if (wild == 1 && in.fully_known()) {
     std::int64_t known = 1;
     for (auto d : out)
-      if (d != -1) known *= d;
-    const std::int64_t total = num_elements(in.dims);
+      if (d != -1) known = dim_mul(known, d);
+    const auto total = checked_num_elements(in.dims);
     for (auto& d : out)
-      if (d == -1 && known > 0 && total % known == 0) d = total / known;
+      if (d == -1 && known > 0 && total && *total % known == 0) d = *total / known;
   }
   for (auto& d : out)
     if (d < -1) d = -1;
@@ -204,7 +204,7 @@ void unpack(InferContext& c) {
   std::optional<std::size_t> ax;
   if (in.rank_known) ax = norm_axis(c.int_attr("axis", 0), in.dims.size());
   if (num < 0 && ax && in.dims[*ax] >= 0) num = in.dims[*ax];
-  if (num < 0) num = 1;
+  if (num < 0 || num > kMaxOutputs) num = 1;
   PartialShape elem = PartialShape::unknown();
   if (ax) {
     Dims d = in.dims;
@@ -271,8 +271,9 @@ void strided_slice(InferContext& c) {
   const std::int64_t ellipsis = c.int_attr("ellipsis_mask", 0);
   const std::int64_t new_axis = c.int_attr("new_axis_mask", 0);
   const std::int64_t shrink = c.int_attr("shrink_axis_mask", 0);
+  // Masks are 64-bit: a longer spec cannot be described by them.
   if (!in.rank_known || !begin || !end || !strides || begin->size() != end->size() ||
-      begin->size() != strides->size()) {
+      begin->size() != strides->size() || begin->size() > 63) {
     c.set(0, c.t(), PartialShape::unknown());
     return;
   }
@@ -296,8 +297,8 @@ void strided_slice(InferContext& c) {
   // For folding a 1-D value: the single dim's (first, step, count) or index.
   std::int64_t fold_first = 0, fold_step = 1, fold_count = -1;
   bool fold_shrunk = false;
-  auto take = [&](std::size_t i, std::int64_t b, std::int64_t e, std::int64_t s, bool ball,
-                  bool eall, bool shr) {
+  auto take = [&](std::int64_t b, std::int64_t e, std::int64_t s, bool ball, bool eall, bool shr) {
+    if (dim >= in.dims.size()) return;  // a second ellipsis: nothing left to cover
     const std::int64_t d = in.dims[dim];
     if (s == 0) {
       out.push_back(-1);
@@ -316,23 +317,22 @@ void strided_slice(InferContext& c) {
       fold_step = s;
       fold_count = n;
     }
-    (void)i;
     ++dim;
   };
   for (std::size_t i = 0; i < spec; ++i) {
     const std::int64_t bit = std::int64_t{1} << i;
     if (ellipsis & bit) {
       const std::size_t cover = rank - named;
-      for (std::size_t k = 0; k < cover; ++k) take(i, 0, 0, 1, true, true, false);
+      for (std::size_t k = 0; k < cover; ++k) take(0, 0, 1, true, true, false);
     } else if (new_axis & bit) {
       out.push_back(1);
     } else {
       if (dim >= rank) break;
-      take(i, (*begin)[i], (*end)[i], (*strides)[i], bm & bit, em & bit, shrink & bit);
+      take((*begin)[i], (*end)[i], (*strides)[i], bm & bit, em & bit, shrink & bit);
     }
   }
   if (!has_ellipsis)
-    while (dim < rank) take(spec, 0, 0, 1, true, true, false);
+    while (dim < rank) take(0, 0, 1, true, true, false);
   c.set(0, c.t(), PartialShape::of(out));
 
   const KnownValue* v = c.value(0);
@@ -415,8 +415,7 @@ void tile(InferContext& c) {
     return;
   }
   Dims out = in.dims;
-  for (std::size_t i = 0; i < out.size(); ++i)
-    if (out[i] >= 0) out[i] *= (*m)[i];
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = dim_mul(out[i], (*m)[i]);
   c.set(0, c.t(), PartialShape::of(out));
 }
 
@@ -445,8 +444,7 @@ void fill(InferContext& c) {
   }
   c.set(0, dtype, PartialShape::of(*dims));
   const KnownValue* v = c.value(1);
-  if (v && v->v.size() == 1 && PartialShape::of(*dims).fully_known() &&
-      count(*dims) <= kMaxKnownElements)
+  if (v && v->v.size() == 1 && count(*dims) <= kMaxKnownElements)
     c.set_value(0, KnownValue{v->dtype, *dims, std::vector<double>(count(*dims), v->v[0])});
 }
 
@@ -521,7 +519,8 @@ void gather_nd(InferContext& c) {
 
 void split(InferContext& c) {
   // Split(split_dim, value; num_split)
-  const std::int64_t n = std::max<std::int64_t>(c.int_attr("num_split", 1), 1);
+  std::int64_t n = c.int_attr("num_split", 1);
+  if (n < 1 || n > kMaxOutputs) n = 1;
   const PartialShape in = c.shape(1);
   const auto axis = c.scalar(0);
   PartialShape piece = with_rank(PartialShape::unknown(), in.rank());
@@ -541,7 +540,8 @@ void split(InferContext& c) {
 
 void split_v(InferContext& c) {
   // SplitV(value, size_splits, split_dim; num_split)
-  const std::int64_t n = std::max<std::int64_t>(c.int_attr("num_split", 1), 1);
+  std::int64_t n = c.int_attr("num_split", 1);
+  if (n < 1 || n > kMaxOutputs) n = 1;
   const PartialShape in = c.shape(0);
   const auto sizes = c.ints(1);
   const auto axis = c.scalar(2);

@@ -21,12 +21,14 @@ Layout layout_of(const InferContext& c) {
 std::int64_t window_out(std::int64_t in, std::int64_t k, std::int64_t stride, std::int64_t dilation,
                         const std::string& padding, std::int64_t pad_before,
                         std::int64_t pad_after) {
-  if (in < 0 || stride <= 0) return -1;
-  if (padding == "SAME") return (in + stride - 1) / stride;
-  if (k < 0) return -1;
-  const std::int64_t eff = (k - 1) * std::max<std::int64_t>(dilation, 1) + 1;
-  const std::int64_t span = padding == "EXPLICIT" ? in + pad_before + pad_after : in;
+  if (in < 0 || stride <= 0 || in > (std::int64_t{1} << 62)) return -1;
+  if (padding == "SAME") return in / stride + (in % stride != 0 ? 1 : 0);
+  if (k < 1) return -1;
+  const std::int64_t eff = dim_add(dim_mul(k - 1, std::max<std::int64_t>(dilation, 1)), 1);
+  const std::int64_t span =
+      padding == "EXPLICIT" ? dim_add(dim_add(in, pad_before), pad_after) : in;
   if (padding != "VALID" && padding != "EXPLICIT") return -1;
+  if (eff < 0 || span < 0) return -1;
   if (span < eff) return 0;
   return (span - eff) / stride + 1;
 }
@@ -70,7 +72,7 @@ void depthwise(InferContext& c) {
   const PartialShape f = with_rank(c.shape(1), 4);  // [kh, kw, in, multiplier]
   const bool ok = f.rank_known && f.dims.size() == 4;
   std::int64_t channels = -1;
-  if (ok && f.dims[2] >= 0 && f.dims[3] >= 0) channels = f.dims[2] * f.dims[3];
+  if (ok) channels = dim_mul(f.dims[2], f.dims[3]);
   windowed(c, ok ? f.dims[0] : -1, ok ? f.dims[1] : -1, channels);
 }
 
@@ -145,16 +147,16 @@ void depth_to_space(InferContext& c) {
   const bool to_space = c.node.op == "DepthToSpace";
   const PartialShape x = with_rank(c.shape(0), 4);
   std::vector<std::int64_t> out(4, -1);
-  if (x.rank_known && x.dims.size() == 4 && bs > 0) {
+  if (x.rank_known && x.dims.size() == 4 && bs > 0 && bs < (1 << 20)) {
     out = x.dims;
     auto scale = [&](int i, bool up) {
       auto& d = out[static_cast<std::size_t>(i)];
-      if (d >= 0) d = up ? d * bs : d / bs;
+      d = up ? dim_mul(d, bs) : (d >= 0 ? d / bs : -1);
     };
     scale(l.h(), to_space);
     scale(l.w(), to_space);
     auto& ch = out[static_cast<std::size_t>(l.ch())];
-    if (ch >= 0) ch = to_space ? ch / (bs * bs) : ch * bs * bs;
+    ch = to_space ? (ch >= 0 ? ch / (bs * bs) : -1) : dim_mul(ch, bs * bs);
   }
   c.set(0, c.t(), PartialShape::of(std::move(out)));
 }
@@ -176,20 +178,25 @@ void space_batch(InferContext& c) {
     return;
   }
   std::int64_t prod = 1;
-  for (auto b : *block) prod *= b;
+  for (auto b : *block) prod = dim_mul(prod, b);
   if (prod <= 0) {
     c.set(0, c.t(), PartialShape::unknown());
     return;
   }
-  if (out[0] >= 0) out[0] = to_batch ? out[0] * prod : out[0] / prod;
+  out[0] = to_batch ? dim_mul(out[0], prod) : (out[0] >= 0 ? out[0] / prod : -1);
   for (std::size_t i = 0; i < m; ++i) {
     auto& d = out[i + 1];
     if (d < 0 || !pads) {
       d = -1;
       continue;
     }
-    const std::int64_t extra = (*pads)[2 * i] + (*pads)[2 * i + 1];
-    d = to_batch ? (d + extra) / (*block)[i] : d * (*block)[i] - extra;
+    const std::int64_t extra = dim_add((*pads)[2 * i], (*pads)[2 * i + 1]);
+    if (extra < 0) {
+      d = -1;
+      continue;
+    }
+    const std::int64_t spread = to_batch ? dim_add(d, extra) : dim_mul(d, (*block)[i]);
+    d = spread < 0 ? -1 : to_batch ? spread / (*block)[i] : dim_add(spread, -extra);
   }
   c.set(0, c.t(), PartialShape::of(std::move(out)));
 }

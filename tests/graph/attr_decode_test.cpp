@@ -276,6 +276,7 @@ void AttrDecodeTest::input_names() {
   QVERIFY_THROWS_EXCEPTION(ModelError, parse_input_name("a:-1"));
   QVERIFY_THROWS_EXCEPTION(ModelError, parse_input_name("^a:1"));
   QVERIFY_THROWS_EXCEPTION(ModelError, parse_input_name("a::1"));
+  QVERIFY_THROWS_EXCEPTION(ModelError, parse_input_name("a:99999999"));
 
   QCOMPARE(resolve_output_arg("TopKV2", "indices", 0), 1);
   QCOMPARE(resolve_output_arg("Switch", "output_true", 0), 1);

@@ -121,7 +121,6 @@ class ImportTest : public QObject {
           {{"tensor", {{"dtype", "DT_FLOAT"}, {"tensorShape", {{"dim", {{{"size", "3"}}}}}}}}}}});
     auto b = bundle_of({stripped, int_const("k", {4, 5})});
     b.weights.push_back(weight("w", {3}, 0.5f));
-    b.weights.push_back(weight("unused", {2}, 1.0f));  // TF.js ignores unused weights; so do we
     const Graph g = import_graphdef(b);
     const Node& w = by_name(g, "w");
     QVERIFY(w.value.has_value());
@@ -131,6 +130,14 @@ class ImportTest : public QObject {
     const Node& k = by_name(g, "k");
     QVERIFY(k.value.has_value());
     QCOMPARE(k.value->values<std::int32_t>()[1], 5);
+
+    // TF.js would ignore a weight no Const takes; the tfjsi contract (tests/cli broken bundles)
+    // refuses it, since it means the shards do not belong to this topology.
+    auto extra = bundle_of({stripped});
+    extra.weights.push_back(weight("w", {3}, 0.5f));
+    extra.weights.push_back(weight("orphan", {2}, 1.0f));
+    const QString orphan = error_of([&] { import_graphdef(extra); });
+    QVERIFY2(orphan.contains("'orphan'"), qPrintable(orphan));
 
     auto missing = bundle_of({stripped});
     const QString msg = error_of([&] { import_graphdef(missing); });

@@ -347,6 +347,37 @@ class ShapeTest : public QObject {
     QVERIFY(out(g, "mystery").dtype == DType::Float32);
   }
 
+  void hostile_attributes_stay_defined() {
+    // Sizes a corrupt file might hold: results become unknown instead of overflowing, and no
+    // op gets billions of outputs.
+    const Graph g = build({
+        placeholder("x", {1, 8, 8, 4}),
+        ints("huge", {2000000000, 2000000000, 2000000000, 2000000000}),
+        node("tile", "Tile", {"x", "huge"}, {{"T", kFloat}}),
+        node("tile2", "Tile", {"tile", "huge"}, {{"T", kFloat}}),
+        node("unpack", "Unpack", {"x"}, {{"T", kFloat}, {"num", {{"i", "9000000000000"}}}}),
+        ints("axis0", {0}, true),
+        node("split", "Split", {"axis0", "x"}, {{"T", kFloat}, {"num_split", {{"i", "-3"}}}}),
+        node("d2s", "DepthToSpace", {"x"},
+             {{"T", kFloat}, {"block_size", {{"i", "4611686018427387904"}}}}),
+        ints("b", {0, 0}),
+        ints("e", {0, 0}),
+        ints("s", {1, 1}),
+        node("two_ellipses", "StridedSlice", {"x", "b", "e", "s"},
+             {{"T", kFloat}, {"ellipsis_mask", {{"i", "3"}}}}),
+        weights("f", {3, 3, 4, 8}),
+        conv("dilated", "Conv2D", "x", "f", {1, 1, 1, 1}, kValid, {1, 1 << 30, 1 << 30, 1}),
+    });
+    QCOMPARE(out(g, "tile").shape, S({2000000000, 16000000000, 16000000000, 8000000000}));
+    // 2e9 * 2e9 = 4e18 still fits under 2^62 (4.6e18); 1.6e10 * 2e9 does not.
+    QCOMPARE(out(g, "tile2").shape, S({4000000000000000000, -1, -1, -1}));
+    QCOMPARE(g.nodes[static_cast<std::size_t>(g.find("unpack"))].outputs.size(), std::size_t{1});
+    QCOMPARE(g.nodes[static_cast<std::size_t>(g.find("split"))].outputs.size(), std::size_t{1});
+    QCOMPARE(out(g, "d2s").shape.rank(), 4);
+    QCOMPARE(out(g, "two_ellipses").shape, S({1, 8, 8, 4}));
+    QCOMPARE(out(g, "dilated").shape, S({1, 0, 0, 8}));  // the window is wider than the input
+  }
+
   void multi_output_and_handles() {
     const Graph g = build({
         placeholder("boxes", {100, 4}),
