@@ -1,0 +1,16 @@
+# Precision: half-float rounding rules, the fp16 check on the three fp16 test models that
+# tests/reference makes with tfjs-layers (one CTest each), and the backend comparison on corpus
+# models, plainly and with one kernel perturbed on purpose.
+tfjsi_add_suite(fp16_rounding_test ${CMAKE_CURRENT_LIST_DIR}/fp16_rounding_test.cpp)
+
+add_executable(fp16_models_test ${CMAKE_CURRENT_LIST_DIR}/fp16_models_test.cpp)
+target_link_libraries(fp16_models_test PRIVATE tfjsi_testsupport)
+add_dependencies(fp16_models_test tfjsi)
+tfjsi_add_model_tests(precision.fp16 fp16_models_test fp16_overflow fp16_underflow fp16_safe)
+
+add_executable(compare_corpus_test ${CMAKE_CURRENT_LIST_DIR}/compare_corpus_test.cpp)
+target_link_libraries(compare_corpus_test PRIVATE tfjsi_testsupport)
+add_dependencies(compare_corpus_test tfjsi)
+tfjsi_add_model_tests(precision.compare compare_corpus_test blazeface emotion iris handdetect)
+
+tfjsi_add_suite(compare_perturbed_test ${CMAKE_CURRENT_LIST_DIR}/compare_perturbed_test.cpp)
