@@ -66,7 +66,8 @@ class BrokenBundleTest : public QObject {
     const auto r = tfjsi::test::run_tfjsi({"info", QString::fromStdString(path.string())}, 30000);
     const QString err = QString::fromUtf8(r.err);
     QVERIFY2(!r.crashed, qPrintable("tfjsi crashed or hung; stderr: " + err));
-    QVERIFY2(r.exit_code == 1, qPrintable(QString("exit code %1, stderr: %2").arg(r.exit_code).arg(err)));
+    QVERIFY2(r.exit_code == 1,
+             qPrintable(QString("exit code %1, stderr: %2").arg(r.exit_code).arg(err)));
     QVERIFY2(!err.contains("internal error"), qPrintable(err));
     for (const auto& c : culprits)
       QVERIFY2(err.contains(c), qPrintable("message does not name '" + c + "': " + err));
@@ -76,7 +77,8 @@ class BrokenBundleTest : public QObject {
   void theValidBundleLoads() {
     Bundle b;
     write_bundle(b, valid_model());
-    const auto r = tfjsi::test::run_tfjsi({"info", QString::fromStdString(b.json_path().string()), "--json"});
+    const auto r =
+        tfjsi::test::run_tfjsi({"info", QString::fromStdString(b.json_path().string()), "--json"});
     QVERIFY2(r.exit_code == 0, r.err.constData());
     QCOMPARE(r.json()["node_count"].get<int>(), 3);
   }
@@ -171,8 +173,7 @@ class BrokenBundleTest : public QObject {
   void shapeWhoseByteCountOverflows() {
     Bundle b;
     json m = valid_model();
-    m["weightsManifest"][0]["weights"][0]["shape"] =
-        json::array({4294967296LL, 4294967296LL, 16});
+    m["weightsManifest"][0]["weights"][0]["shape"] = json::array({4294967296LL, 4294967296LL, 16});
     write_bundle(b, m);
     expect_refused(b, {"'w'"});
   }
@@ -188,7 +189,8 @@ class BrokenBundleTest : public QObject {
   void unknownQuantization() {
     Bundle b;
     json m = valid_model();
-    m["weightsManifest"][0]["weights"][0]["quantization"] = {{"dtype", "int4"}, {"scale", 1}, {"min", 0}};
+    m["weightsManifest"][0]["weights"][0]["quantization"] = {
+        {"dtype", "int4"}, {"scale", 1}, {"min", 0}};
     write_bundle(b, m);
     expect_refused(b, {"'w'", "int4"});
   }
@@ -238,7 +240,8 @@ class BrokenBundleTest : public QObject {
   void manifestWeightThatNoNodeUses() {
     Bundle b;
     json m = valid_model();
-    m["weightsManifest"][0]["weights"].push_back({{"name", "orphan"}, {"shape", {2}}, {"dtype", "float32"}});
+    m["weightsManifest"][0]["weights"].push_back(
+        {{"name", "orphan"}, {"shape", {2}}, {"dtype", "float32"}});
     write_bundle(b, m, 24);
     expect_refused(b, {"'orphan'"});
   }

@@ -38,17 +38,19 @@ class GoldenRunTest : public QObject {
  private slots:
   void matchesTfjs() {
     const fs::path ref = tfjsi::test::reference_dir();
-    const fs::path gdir = ref / "golden" / g_model;
+    // Layers models live in layers/NAME; their golden data in golden/NAME, beside the corpus ones.
+    const fs::path gdir = ref / "golden" / fs::path(g_model).filename();
     const json golden = read_json(gdir / "golden.json");
     QVERIFY2(!golden.contains("error"), golden.dump().c_str());
 
     tfjsi::test::TempDir out;
-    QStringList args = {"run", QString::fromStdString(model_path(ref, golden).string()),
+    QStringList args = {"run",       QString::fromStdString(model_path(ref, golden).string()),
                         "--backend", QString::fromStdString(g_backend),
-                        "--out", QString::fromStdString(out.path.string()), "--json"};
+                        "--out",     QString::fromStdString(out.path.string()),
+                        "--json"};
     for (const auto& in : golden["inputs"]) {
-      const std::string name = in.contains("key") ? in["key"].get<std::string>()
-                                                  : in["name"].get<std::string>();
+      const std::string name =
+          in.contains("key") ? in["key"].get<std::string>() : in["name"].get<std::string>();
       args << "--input"
            << QString::fromStdString(name + "=" + (gdir / in["file"].get<std::string>()).string());
     }
@@ -66,9 +68,10 @@ class GoldenRunTest : public QObject {
       QCOMPARE(outputs[k]["name"].get<std::string>(), name);
       const auto a = tfjsi::io::read_npy(out.path / outputs[k]["file"].get<std::string>());
       const auto b = tfjsi::io::read_npy(gdir / want["file"].get<std::string>());
-      QVERIFY2(a.shape == b.shape,
-               qPrintable(QString::fromStdString(name + ": shape " + tfjsi::shape_to_string(a.shape) +
-                                                 ", TF.js " + tfjsi::shape_to_string(b.shape))));
+      QVERIFY2(
+          a.shape == b.shape,
+          qPrintable(QString::fromStdString(name + ": shape " + tfjsi::shape_to_string(a.shape) +
+                                            ", TF.js " + tfjsi::shape_to_string(b.shape))));
       QVERIFY2(a.dtype == b.dtype, qPrintable(QString::fromStdString(name + ": dtype differs")));
       if (a.dtype == tfjsi::DType::Float32) {
         const auto x = a.values<float>(), y = b.values<float>();
