@@ -9,6 +9,10 @@ cd "$root"
 
 bash scripts/install-deps.sh
 
+# Let ccache share objects between checkouts in different folders (a fresh clone hits the cache
+# of an earlier one): paths are hashed relative to the source root.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
+
 corpus=$(bash tests/fetch-corpus.sh)
 reference=$(bash tests/reference/make-data.sh)
 
