@@ -66,6 +66,13 @@ class Backend {
 
   // Whether this backend has a kernel for the node (op, attributes, dtypes as far as known).
   virtual bool supports(const graph::Node& node) const = 0;
+  // supports() told what shape inference knows of the node's data inputs too (one entry per input,
+  // in order; null when the producer is unknown). A backend whose kernels take only some input
+  // shapes (gl: a per-channel fused bias) overrides it; plans ask this one. Default: supports().
+  virtual bool supports_inputs(const graph::Node& node,
+                               std::span<const graph::TensorInfo* const> /*inputs*/) const {
+    return supports(node);
+  }
 
   // Host data in and out. upload() may share the host buffer instead of copying (cpu does).
   virtual std::shared_ptr<BackendData> upload(const HostTensor& host) = 0;

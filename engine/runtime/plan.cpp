@@ -9,6 +9,23 @@
 
 namespace tfjsi::runtime {
 
+namespace {
+
+// What shape inference knows of each data input of `node`.
+std::vector<const graph::TensorInfo*> input_infos(const graph::Graph& graph,
+                                                  const graph::Node& node) {
+  std::vector<const graph::TensorInfo*> v;
+  for (const auto& in : node.inputs) {
+    const bool known = in.node >= 0 && in.node < static_cast<int>(graph.nodes.size()) &&
+                       in.output >= 0 &&
+                       in.output < static_cast<int>(graph.nodes[in.node].outputs.size());
+    v.push_back(known ? &graph.nodes[in.node].outputs[in.output] : nullptr);
+  }
+  return v;
+}
+
+}  // namespace
+
 Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Precision precision,
                std::vector<graph::TensorRef> outputs) {
   const int n = static_cast<int>(graph.nodes.size());
@@ -49,7 +66,7 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
     if (is_tf1_control_flow(node.op)) plan.dynamic = true;
     if (fed[i] || is_executor_op(node.op)) {
       p.executor_op = true;
-    } else if (active.supports(node)) {
+    } else if (active.supports_inputs(node, input_infos(graph, node))) {
       p.backend = &active;
     } else if (&active != &cpu && cpu.supports(node)) {
       p.backend = &cpu;
