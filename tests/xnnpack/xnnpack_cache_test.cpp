@@ -34,12 +34,13 @@ class XnnpackCacheTest : public QObject {
     const Node n = same_conv();
     const std::vector in{random_tensor({1, 9, 9, 5}, 1), random_tensor({3, 3, 5, 7}, 2),
                          random_tensor({7}, 3)};
+    // Two operators: the convolution and its bias + Relu.
     const HostTensor first = f.run(n, in);
-    QCOMPARE(f.xnn->cache().stats().created, std::int64_t{1});
-    QCOMPARE(f.xnn->cache().size(), std::size_t{1});
+    QCOMPARE(f.xnn->cache().stats().created, std::int64_t{2});
+    QCOMPARE(f.xnn->cache().size(), std::size_t{2});
     const HostTensor second = f.run(n, in);
-    QCOMPARE(f.xnn->cache().stats().created, std::int64_t{1});
-    QCOMPARE(f.xnn->cache().stats().reused, std::int64_t{1});
+    QCOMPARE(f.xnn->cache().stats().created, std::int64_t{2});
+    QCOMPARE(f.xnn->cache().stats().reused, std::int64_t{2});
     expect_close(second, first, "second run");
     expect_close(second, run_cpu(n, in), "second run against cpu");
   }
@@ -54,8 +55,8 @@ class XnnpackCacheTest : public QObject {
       expect_close(f.run(n, in), run_cpu(n, in), "size " + shape_to_string(s));
       if (QTest::currentTestFailed()) return;
     }
-    QCOMPARE(f.xnn->cache().stats().created, std::int64_t{1});
-    QCOMPARE(f.xnn->stats().setups, std::int64_t{3});
+    QCOMPARE(f.xnn->cache().stats().created, std::int64_t{2});
+    QCOMPARE(f.xnn->stats().setups, std::int64_t{6});
   }
 
   // New weights (another buffer) make a new operator in place of the old one.
@@ -67,8 +68,9 @@ class XnnpackCacheTest : public QObject {
     const std::vector b{x, random_tensor({3, 3, 5, 7}, 5), bias};
     expect_close(f.run(n, a), run_cpu(n, a), "weights a");
     expect_close(f.run(n, b), run_cpu(n, b), "weights b");
-    QCOMPARE(f.xnn->cache().stats().created, std::int64_t{2});
-    QCOMPARE(f.xnn->cache().size(), std::size_t{1});  // b's operator replaced a's
+    // The convolution twice, the bias + Relu operator once.
+    QCOMPARE(f.xnn->cache().stats().created, std::int64_t{3});
+    QCOMPARE(f.xnn->cache().size(), std::size_t{2});  // b's convolution replaced a's
   }
 
   // Through the Engine: the operators made on the first xnnpack run survive a switch to cpu and
@@ -110,7 +112,7 @@ class XnnpackCacheTest : public QObject {
     expect_close(ex.run(inputs).at(0), want, "first xnnpack run");
     if (QTest::currentTestFailed()) return;
     const auto created = xnn->cache().stats().created;
-    QCOMPARE(created, std::int64_t{3});  // conv, depthwise, mean
+    QCOMPARE(created, std::int64_t{4});  // conv and its bias + Relu, depthwise, mean
     QCOMPARE(xnn->last_path(g.nodes[c.node]), xnnpack::Path::Xnnpack);
     QCOMPARE(xnn->last_path(g.nodes[dw.node]), xnnpack::Path::Xnnpack);
     QCOMPARE(xnn->last_path(g.nodes[mean.node]), xnnpack::Path::Xnnpack);
@@ -122,7 +124,7 @@ class XnnpackCacheTest : public QObject {
     engine.set_backend("xnnpack");
     expect_close(ex.run(inputs).at(0), want, "xnnpack again");
     QCOMPARE(xnn->cache().stats().created, created);
-    QCOMPARE(xnn->cache().size(), std::size_t{3});
+    QCOMPARE(xnn->cache().size(), std::size_t{4});
     QVERIFY(xnn->memory().bytes > 0);
   }
 };

@@ -1,6 +1,8 @@
 // Convolutions on XNNPACK: Conv2D and _FusedConv2D (TF's HWIO filter repacked to XNNPACK's OHWI),
 // depthwise convolutions (TF's [kh, kw, C, M] filter is XNNPACK's depthwise HWGo layout as is) and
 // Conv2DBackpropInput as XNNPACK's deconvolution.
+#include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "backends/xnnpack/fused_epilogue.h"
@@ -12,6 +14,33 @@ namespace tfjsi::xnnpack {
 namespace {
 
 enum class ConvKind { Regular, Depthwise };
+
+constexpr float kNoMin = -std::numeric_limits<float>::infinity();
+constexpr float kNoMax = std::numeric_limits<float>::infinity();
+
+// Bias and Relu/Relu6 bounds as a second XNNPACK operator, in place on the convolution's output,
+// rather than inside the convolution: XNNPACK would start each sum from the bias, TF.js adds it
+// to the finished sum. Deep models (blazepose's segmentation head) amplify that rounding
+// difference about tenfold past the 1e-3 tolerance; one extra pass over the output avoids it.
+bool add_bias(NativeCall& call, const Fused& ep, HostTensor& out, std::int64_t channels) {
+  if (ep.bias.empty() && ep.min == kNoMin && ep.max == kNoMax) return true;
+  const std::size_t c = static_cast<std::size_t>(channels);
+  // XNNPACK may read XNN_EXTRA_BYTES past the bias.
+  std::vector<float> bias(c + XNN_EXTRA_BYTES / sizeof(float), 0.f);
+  std::copy(ep.bias.begin(), ep.bias.end(), bias.begin());
+  OperatorCache::Recipe recipe;
+  recipe.params = {float_bits(ep.min), float_bits(ep.max)};
+  auto create = [&](xnn_operator_t* op) { return xnn_create_add_nd_f32(ep.min, ep.max, 0, op); };
+  xnn_operator_t op = call.cache.get(call.node, 2, recipe, create);
+  if (!op) return false;
+  const std::size_t rows[2] = {static_cast<std::size_t>(out.num_elements()) / c, c};
+  const std::size_t cols[1] = {c};
+  float* o = out.mutable_values<float>().data();
+  if (!call.setup_ok(xnn_setup_add_nd_f32(op, 2, rows, 1, cols, o, bias.data(), o, call.pool)))
+    return false;
+  call.run(op);
+  return true;
+}
 
 NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
   const graph::Node& node = call.node;
@@ -53,19 +82,17 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
                    c,
                    out_c,
                    flags};
-  ep.add_params(recipe.params);
-  recipe.weights = {f.buffer, ep.bias_buffer};
-  recipe.weight_bytes = static_cast<std::size_t>(f.num_elements() + out_c) * sizeof(float);
+  recipe.weights = {f.buffer};
+  recipe.weight_bytes = static_cast<std::size_t>(f.num_elements()) * sizeof(float);
 
   auto create = [&](xnn_operator_t* op) {
-    const float* bias = ep.bias.empty() ? nullptr : ep.bias.data();
     const auto u = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
     if (kind == ConvKind::Depthwise) {
       const auto m = static_cast<std::size_t>(f.shape[3]);
       return xnn_create_convolution2d_nhwc_f32(
           u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h),
           u(g->d_w), u(c), 1, m, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
-          f.values<float>().data(), bias, ep.min, ep.max, flags, op);
+          f.values<float>().data(), nullptr, kNoMin, kNoMax, flags, op);
     }
     // HWIO -> OHWI.
     const std::int64_t taps = k_h * k_w;
@@ -78,8 +105,8 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
     return xnn_create_convolution2d_nhwc_f32(
         u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h),
         u(g->d_w), 1, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
-        static_cast<std::size_t>(c), static_cast<std::size_t>(out_c), ohwi.data(), bias, ep.min,
-        ep.max, flags, op);
+        static_cast<std::size_t>(c), static_cast<std::size_t>(out_c), ohwi.data(), nullptr, kNoMin,
+        kNoMax, flags, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -90,7 +117,7 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
           out.mutable_values<float>().data(), call.pool)))
     return std::nullopt;
   call.run(op);
-  if (!apply_post(call, ep, out, out_c)) return std::nullopt;
+  if (!add_bias(call, ep, out, out_c) || !apply_post(call, ep, out, out_c)) return std::nullopt;
   return one(std::move(out));
 }
 
