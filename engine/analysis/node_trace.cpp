@@ -22,8 +22,9 @@ void NodeIds::add_graph(const graph::Graph& g, const std::string& prefix) {
 }
 
 void NodeIds::alias(const graph::Graph& copy) {
+  // Overwrites: an earlier copy, since destroyed, may have had its nodes at these addresses.
   for (std::size_t i = 0; i < copy.nodes.size() && i < static_cast<std::size_t>(main_size_); ++i)
-    ids_.emplace(&copy.nodes[i], static_cast<int>(i));
+    ids_.insert_or_assign(&copy.nodes[i], static_cast<int>(i));
 }
 
 int NodeIds::id(const graph::Node& node) const {
