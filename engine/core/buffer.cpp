@@ -25,6 +25,13 @@ std::shared_ptr<Buffer> Buffer::allocate(std::size_t bytes) {
   return std::shared_ptr<Buffer>(new Buffer(p, bytes, true, nullptr));
 }
 
+std::shared_ptr<Buffer> Buffer::allocate_uninitialized(std::size_t bytes) {
+  if (bytes > SIZE_MAX - kSlack) throw std::bad_alloc();
+  auto* p = static_cast<std::byte*>(::operator new(bytes + kSlack, std::align_val_t{kAlignment}));
+  std::memset(p + bytes, 0, kSlack);
+  return std::shared_ptr<Buffer>(new Buffer(p, bytes, true, nullptr));
+}
+
 std::shared_ptr<Buffer> Buffer::borrow(std::shared_ptr<const void> owner, const std::byte* data,
                                        std::size_t size) {
   return std::shared_ptr<Buffer>(

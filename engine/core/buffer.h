@@ -17,6 +17,9 @@ class Buffer {
 
   // Zero-filled, kAlignment-aligned storage of `bytes` bytes.
   static std::shared_ptr<Buffer> allocate(std::size_t bytes);
+  // Like allocate(), but the `bytes` are left unwritten (the slack is still zeroed): for a
+  // caller that overwrites every byte, which saves a pass over the memory.
+  static std::shared_ptr<Buffer> allocate_uninitialized(std::size_t bytes);
   // Read-only bytes that belong to `owner`; `owner` stays alive as long as the buffer does.
   static std::shared_ptr<Buffer> borrow(std::shared_ptr<const void> owner, const std::byte* data,
                                         std::size_t size);

@@ -4,7 +4,9 @@
 
 namespace tfjsi {
 
-HostTensor HostTensor::zeros(DType dtype, Shape shape) {
+namespace {
+
+HostTensor allocate(DType dtype, Shape shape, bool zero) {
   HostTensor t;
   t.dtype = dtype;
   t.shape = std::move(shape);
@@ -14,9 +16,20 @@ HostTensor HostTensor::zeros(DType dtype, Shape shape) {
     t.strings = std::make_shared<std::vector<std::string>>(static_cast<std::size_t>(*n));
     t.buffer = Buffer::allocate(0);
   } else {
-    t.buffer = Buffer::allocate(static_cast<std::size_t>(*n) * element_size(dtype));
+    const std::size_t bytes = static_cast<std::size_t>(*n) * element_size(dtype);
+    t.buffer = zero ? Buffer::allocate(bytes) : Buffer::allocate_uninitialized(bytes);
   }
   return t;
+}
+
+}  // namespace
+
+HostTensor HostTensor::zeros(DType dtype, Shape shape) {
+  return allocate(dtype, std::move(shape), true);
+}
+
+HostTensor HostTensor::uninitialized(DType dtype, Shape shape) {
+  return allocate(dtype, std::move(shape), false);
 }
 
 HostTensor HostTensor::wrap(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer) {

@@ -23,6 +23,9 @@ struct HostTensor {
 
   // A zero-filled tensor (empty strings for String).
   static HostTensor zeros(DType dtype, Shape shape);
+  // A tensor whose values are unspecified (empty strings for String): for kernels that write
+  // every element, so that they skip the zero fill.
+  static HostTensor uninitialized(DType dtype, Shape shape);
   // A tensor over existing storage; checks that `buffer` is large enough.
   static HostTensor wrap(DType dtype, Shape shape, std::shared_ptr<Buffer> buffer);
 
