@@ -18,7 +18,7 @@ template <class F>
 std::vector<HostTensor> unary(const KernelContext& ctx, const F& f) {
   nn::expect_inputs(ctx, 1, 1);
   const HostTensor& x = nn::float_input(ctx, 0, -1, "x");
-  HostTensor out = nn::new_output(ctx.node, x.shape);
+  HostTensor out = nn::new_output_uninitialized(ctx.node, x.shape);
   const float* xp = x.values<float>().data();
   float* op = out.mutable_values<float>().data();
   parallel_ranges(ctx.pool, static_cast<std::size_t>(x.num_elements()), kMinChunk,
@@ -40,7 +40,7 @@ Epilogue activation_only(Activation act) {
 std::vector<HostTensor> in_place(const KernelContext& ctx, const Epilogue& e) {
   nn::expect_inputs(ctx, 1, 1);
   const HostTensor& x = nn::float_input(ctx, 0, -1, "x");
-  HostTensor out = nn::new_output(ctx.node, x.shape);
+  HostTensor out = nn::new_output_uninitialized(ctx.node, x.shape);
   const float* xp = x.values<float>().data();
   float* op = out.mutable_values<float>().data();
   parallel_ranges(ctx.pool, static_cast<std::size_t>(x.num_elements()), kMinChunk,

@@ -58,7 +58,7 @@ template <class T, class R, class Op>
 HostTensor run(const KernelContext& ctx, const HostTensor& a, const HostTensor& b, DType out_dtype,
                Op op) {
   const Shape shape = broadcast_shapes(ctx, a.shape, b.shape);
-  HostTensor out = HostTensor::zeros(out_dtype, shape);
+  HostTensor out = HostTensor::uninitialized(out_dtype, shape);
   const auto plan = plan_broadcast<2>(shape, {&a.shape, &b.shape});
   map_binary(ctx.pool, plan, a.values<T>().data(), b.values<T>().data(),
              out.mutable_values<R>().data(), op);

@@ -22,7 +22,7 @@ HostTensor concat_along(const KernelContext& ctx, const std::vector<HostTensor>&
                     shape_to_string(p.shape) + " along axis " + std::to_string(axis));
     shape[axis] += p.shape[axis];
   }
-  HostTensor out = HostTensor::zeros(first.dtype, shape);
+  HostTensor out = HostTensor::uninitialized(first.dtype, shape);
   const std::size_t elem = element_size(first.dtype);
   std::int64_t outer = 1, inner = 1;
   for (int d = 0; d < axis; ++d) outer *= shape[d];

@@ -89,7 +89,8 @@ std::vector<HostTensor> depthwise(const KernelContext& ctx, bool fused) {
                        " input channels, the input " + shape_to_string(x.shape) + " has " +
                        std::to_string(channels));
   const Window g = make_window(node, x.shape[0], x.shape[1], x.shape[2], f.shape[0], f.shape[1]);
-  HostTensor out = nn::new_output(node, {g.batch, g.out_h, g.out_w, channels * f.shape[3]});
+  HostTensor out =
+      nn::new_output_uninitialized(node, {g.batch, g.out_h, g.out_w, channels * f.shape[3]});
   DepthwiseArgs args{x.values<float>().data(),
                      f.values<float>().data(),
                      g,

@@ -105,12 +105,25 @@ void expect_nhwc(const graph::Node& node) {
     fail(node, "data_format '" + format + "' is not supported on cpu (only NHWC)");
 }
 
-HostTensor new_output(const graph::Node& node, Shape shape, DType dtype) {
+namespace {
+
+void check_output_shape(const graph::Node& node, const Shape& shape) {
   constexpr std::int64_t kMaxElements = std::int64_t{1} << 31;
   const auto n = checked_num_elements(shape);
   if (!n || *n > kMaxElements)
     fail(node, "output shape " + shape_to_string(shape) + " is invalid or too large");
+}
+
+}  // namespace
+
+HostTensor new_output(const graph::Node& node, Shape shape, DType dtype) {
+  check_output_shape(node, shape);
   return HostTensor::zeros(dtype, std::move(shape));
+}
+
+HostTensor new_output_uninitialized(const graph::Node& node, Shape shape, DType dtype) {
+  check_output_shape(node, shape);
+  return HostTensor::uninitialized(dtype, std::move(shape));
 }
 
 std::vector<float> broadcast_period(const graph::Node& node, const HostTensor& param,

@@ -37,6 +37,9 @@ void expect_nhwc(const graph::Node& node);
 
 // A fresh float32 output; fails (instead of allocating without bound) past 2^31 elements.
 HostTensor new_output(const graph::Node& node, Shape shape, DType dtype = DType::Float32);
+// The same with unspecified values, for kernels that write every element (no zero fill).
+HostTensor new_output_uninitialized(const graph::Node& node, Shape shape,
+                                    DType dtype = DType::Float32);
 
 // `param` broadcast against `shape`, which it must not enlarge: the values of one period, so that
 // element i of the broadcast tensor (row-major) is period[i % period.size()]. Fails naming the

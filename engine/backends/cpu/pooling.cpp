@@ -72,7 +72,7 @@ std::vector<HostTensor> pool(const KernelContext& ctx, Pool kind) {
   const Window g =
       make_window(node, x.shape[0], x.shape[1], x.shape[2], ksize[1], ksize[2], nullptr);
   const std::int64_t C = x.shape[3];
-  HostTensor out = nn::new_output(node, {g.batch, g.out_h, g.out_w, C});
+  HostTensor out = nn::new_output_uninitialized(node, {g.batch, g.out_h, g.out_w, C});
   const float* xp = x.values<float>().data();
   float* op = out.mutable_values<float>().data();
   const double work = static_cast<double>(out.num_elements()) * static_cast<double>(g.k_h * g.k_w);

@@ -124,7 +124,7 @@ std::vector<HostTensor> kernel_resize_bilinear(const KernelContext& ctx) {
   } else {
     x = in.values<float>().data();
   }
-  HostTensor out = nn::new_output(ctx.node, {s.batch, s.out_h, s.out_w, s.channels});
+  HostTensor out = nn::new_output_uninitialized(ctx.node, {s.batch, s.out_h, s.out_w, s.channels});
   if (out.num_elements() > 0) {
     const std::vector<Lerp> ly = bilinear_axis(s.out_h, s.in_h, s.ratio_h, s.half_pixel);
     const std::vector<Lerp> lx = bilinear_axis(s.out_w, s.in_w, s.ratio_w, s.half_pixel);
@@ -148,7 +148,8 @@ std::vector<HostTensor> kernel_resize_nearest_neighbor(const KernelContext& ctx)
   if (in.dtype != DType::Float32 && in.dtype != DType::Int32)
     nn::fail(ctx.node, "images must be float32 or int32");
   const ResizeSetup s = setup(ctx, in);
-  HostTensor out = nn::new_output(ctx.node, {s.batch, s.out_h, s.out_w, s.channels}, in.dtype);
+  HostTensor out =
+      nn::new_output_uninitialized(ctx.node, {s.batch, s.out_h, s.out_w, s.channels}, in.dtype);
   if (out.num_elements() > 0) {
     const auto ys = nearest_axis(s.out_h, s.in_h, s.ratio_h, s.align_corners, s.half_pixel);
     const auto xs = nearest_axis(s.out_w, s.in_w, s.ratio_w, s.align_corners, s.half_pixel);

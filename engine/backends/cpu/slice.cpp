@@ -48,7 +48,7 @@ HostTensor gather_strided(const KernelContext& ctx, const HostTensor& x,
                           const std::vector<std::int64_t>& begin,
                           const std::vector<std::int64_t>& stride,
                           const std::vector<std::int64_t>& count, Shape out_shape) {
-  HostTensor out = HostTensor::zeros(x.dtype, std::move(out_shape));
+  HostTensor out = HostTensor::uninitialized(x.dtype, std::move(out_shape));
   if (out.num_elements() == 0) return out;
   const auto xs = strides_of(x.shape);
   std::int64_t base = 0;

@@ -16,7 +16,7 @@ std::vector<HostTensor> softmax(const KernelContext& ctx, bool log) {
   nn::expect_inputs(ctx, 1, 1);
   const HostTensor& x = nn::float_input(ctx, 0, -1, "logits");
   if (x.rank() < 1) nn::fail(ctx.node, "logits must have rank >= 1");
-  HostTensor out = nn::new_output(ctx.node, x.shape);
+  HostTensor out = nn::new_output_uninitialized(ctx.node, x.shape);
   const std::int64_t depth = x.shape.back();
   const std::int64_t rows = depth ? x.num_elements() / depth : 0;
   const float* xp = x.values<float>().data();

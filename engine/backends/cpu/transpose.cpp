@@ -105,7 +105,7 @@ HostTensor permute(const HostTensor& x, std::span<const int> perm, pthreadpool_t
   const int rank = x.rank();
   Shape out_shape(rank);
   for (int i = 0; i < rank; ++i) out_shape[i] = x.shape[perm[i]];
-  HostTensor out = HostTensor::zeros(x.dtype, out_shape);
+  HostTensor out = HostTensor::uninitialized(x.dtype, out_shape);
   if (out.num_elements() == 0) return out;
   // Merge output dims whose input dims are adjacent and in order; drop size-1 dims.
   const auto xs = strides_of(x.shape);

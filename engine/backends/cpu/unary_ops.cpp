@@ -13,7 +13,7 @@ template <class Op>
 std::vector<HostTensor> float_unary(const KernelContext& ctx, Op op) {
   require_inputs(ctx, 1, 1);
   const HostTensor x = convert(input(ctx, 0), DType::Float32);
-  HostTensor out = HostTensor::zeros(DType::Float32, x.shape);
+  HostTensor out = HostTensor::uninitialized(DType::Float32, x.shape);
   map_unary(ctx.pool, x.values<float>().data(), out.mutable_values<float>().data(),
             x.num_elements(), op);
   return {out};
@@ -26,7 +26,7 @@ std::vector<HostTensor> typed_unary(const KernelContext& ctx, FOp fop, IOp iop) 
   const HostTensor& x0 = input(ctx, 0);
   if (x0.dtype == DType::Float32) return float_unary(ctx, fop);
   const HostTensor x = convert(x0, DType::Int32);
-  HostTensor out = HostTensor::zeros(DType::Int32, x.shape);
+  HostTensor out = HostTensor::uninitialized(DType::Int32, x.shape);
   map_unary(ctx.pool, x.values<std::int32_t>().data(), out.mutable_values<std::int32_t>().data(),
             x.num_elements(), iop);
   return {out};
@@ -150,7 +150,7 @@ std::vector<HostTensor> ClipByValue(const KernelContext& ctx) {
     return {out};
   }
   const HostTensor xf = convert(x, DType::Float32);
-  HostTensor out = HostTensor::zeros(DType::Float32, x.shape);
+  HostTensor out = HostTensor::uninitialized(DType::Float32, x.shape);
   const auto l = static_cast<float>(lo), h = static_cast<float>(hi);
   map_unary(ctx.pool, xf.values<float>().data(), out.mutable_values<float>().data(),
             x.num_elements(), [l, h](float v) { return v < l ? l : (v > h ? h : v); });
