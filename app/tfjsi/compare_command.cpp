@@ -68,6 +68,11 @@ int compare_command(std::span<const std::string> argv) {
       std::cerr << "tfjsi: backend not available: " << b.name << ": " << b.reason << '\n';
       return 3;
     }
+  for (const auto& b : report.backends)
+    if (!b.run_error.empty()) {
+      std::cerr << "tfjsi: error: on " << b.name << ": " << b.run_error << '\n';
+      return 1;
+    }
   return 0;
 }
 

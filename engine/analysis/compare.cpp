@@ -135,7 +135,16 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
         }
       });
       ScopedObserver watch(engine, tap);
-      out = exec.run(inputs);
+      try {
+        out = exec.run(inputs);
+      } catch (const ModelError& e) {
+        cb.run_error = e.what();
+      }
+    }
+    if (!cb.run_error.empty()) {
+      engine.set_backend("cpu");
+      report.backends.push_back(std::move(cb));
+      continue;
     }
     for (std::size_t k = 0; k < ref_out.size(); ++k) {
       TensorError e =
@@ -221,6 +230,8 @@ nlohmann::json to_json(const CompareReport& r) {
     nlohmann::json bj = {{"backend", b.name}, {"available", b.available}};
     if (!b.available) {
       bj["reason"] = b.reason;
+    } else if (!b.run_error.empty()) {
+      bj["run_error"] = b.run_error;
     } else {
       bj["first_divergent"] = b.first_divergent ? nlohmann::json(*b.first_divergent) : nullptr;
       bj["divergent"] = b.divergent;
@@ -275,6 +286,10 @@ std::string to_text(const CompareReport& r, int worst_nodes) {
   for (const auto& b : r.backends) {
     if (!b.available) {
       s << "  " << b.name << ": not available (" << b.reason << ")\n";
+      continue;
+    }
+    if (!b.run_error.empty()) {
+      s << "  " << b.name << ": the run failed: " << b.run_error << "\n";
       continue;
     }
     s << "  " << b.name << ": outputs' error " << fmt(b.max_output_error) << ", " << b.divergent

@@ -44,7 +44,8 @@ struct CompareNode {
 struct CompareBackend {
   std::string name;
   bool available = false;
-  std::string reason;
+  std::string reason;     // why not available
+  std::string run_error;  // the model's run failed on this backend: why
   std::optional<std::string> first_divergent;
   std::vector<std::string> isolated;  // divergent nodes wrong on their own inputs
   int divergent = 0;

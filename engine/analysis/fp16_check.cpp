@@ -240,8 +240,13 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
       engine.set_precision(runtime::Precision::Fp16);
       engine.flags().set_value("gl.float32_enabled", false);
       engine.set_backend("gl");
-      runtime::Executor exec(engine, graph);
-      gl_pass = run_pass(engine, exec, ids, inputs, &ref, nullptr, nullptr);
+      try {
+        runtime::Executor exec(engine, graph);
+        gl_pass = run_pass(engine, exec, ids, inputs, &ref, nullptr, nullptr);
+      } catch (const ModelError& e) {
+        // The emulation's verdict stands on its own; gl's failure is reported, not fatal.
+        report.gl_run_error = e.what();
+      }
       engine.set_backend("cpu");
       engine.set_precision(runtime::Precision::Fp32);
       engine.flags().set_value("gl.float32_enabled", true);
@@ -363,6 +368,7 @@ nlohmann::json to_json(const Fp16Report& r) {
   j["rounding"] = std::string(to_string(r.driver_rule ? r.driver_rule->rounding : r.rule.rounding));
   j["emulation_rule"] = rule_json(r.rule);
   j["gl_probe"] = to_json(r.probe);
+  if (!r.gl_run_error.empty()) j["gl_run_error"] = r.gl_run_error;
   j["first_overflow"] = opt_name(r.first_overflow);
   j["first_underflow"] = opt_name(r.first_underflow);
   j["first_error"] = opt_name(r.first_error);

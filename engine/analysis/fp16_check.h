@@ -62,6 +62,7 @@ struct PathStep {
 struct Fp16Report {
   HalfRule rule;
   GlHalfProbe probe;
+  std::string gl_run_error;  // the gl fp16 run failed (a kernel refused the model): why
   // The rule the gl driver's kernels follow, when probed; the overflow rule reported.
   std::optional<HalfRule> driver_rule;
   std::vector<Fp16NodeReport> nodes;  // in the order they first ran
