@@ -297,7 +297,17 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
   } else if (report.driver_rule) {
     report.driver_first_error = report.first_error;
   }
-  if (first && *first < ids.main_size()) report.error_path = error_path(graph, ids, *first, emu);
+  // The path starts where half's range is first left (the cause), else at the first error.
+  std::optional<int> cause;
+  for (int id : ref.order) {
+    const auto& st = fp32.nodes.at(id).stats;
+    if (st.overflow > 0 || st.underflows(thr)) {
+      cause = id;
+      break;
+    }
+  }
+  if (!cause) cause = first;
+  if (cause && *cause < ids.main_size()) report.error_path = error_path(graph, ids, *cause, emu);
 
   // The fix: keep offenders in fp32, one at a time from the first, until the outputs match;
   // then drop any that turn out not to be needed.

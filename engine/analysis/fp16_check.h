@@ -68,7 +68,8 @@ struct Fp16Report {
   std::vector<Fp16NodeReport> nodes;  // in the order they first ran
   std::optional<std::string> first_overflow, first_underflow, first_error;
   std::optional<std::string> gl_first_error, driver_first_error;
-  std::vector<PathStep> error_path;  // from first_error to the output it hurts most
+  // From the first node that leaves half's range (else first_error) to the output it hurts most.
+  std::vector<PathStep> error_path;
   std::vector<Fp16OutputReport> outputs;
   double max_output_error = 0;  // normalized, emulation
   std::optional<double> driver_max_output_error, gl_max_output_error;
