@@ -26,6 +26,34 @@ class GlKernelsTest : public QObject {
     return true;
   }
 
+  // Like check(), for every output of a node with several.
+  void check_all(const Node& node, const std::vector<HostTensor>& inputs, const std::string& what) {
+    QVERIFY2(f.gl->supports(node), (what + ": gl does not support the node").c_str());
+    std::vector<HostTensor> want;
+    try {
+      want = test::run_cpu_all(node, inputs);
+    } catch (const std::exception& e) {
+      QFAIL((what + ": cpu threw: " + e.what()).c_str());
+    }
+    for (bool fp16 : {false, true}) {
+      f.set_fp16(fp16);
+      std::vector<HostTensor> got;
+      try {
+        got = f.run_gl_all(node, inputs);
+      } catch (const std::exception& e) {
+        f.set_fp16(false);
+        QFAIL((what + ": gl threw: " + e.what()).c_str());
+      }
+      f.set_fp16(false);
+      QCOMPARE(got.size(), want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        test::expect_close(got[i], want[i], fp16,
+                           what + " output " + std::to_string(i) + (fp16 ? " [fp16]" : " [fp32]"));
+        if (QTest::currentTestFailed()) return;
+      }
+    }
+  }
+
   // Runs `node` on cpu and on gl in both precisions and compares.
   void check(const Node& node, const std::vector<HostTensor>& inputs, const std::string& what) {
     QVERIFY2(f.gl->supports(node), (what + ": gl does not support the node").c_str());
@@ -399,6 +427,157 @@ class GlKernelsTest : public QObject {
           "StridedSlice " + shape_to_string(c.x));
       if (QTest::currentTestFailed()) return;
     }
+  }
+
+  void more_unary() {
+    struct Case {
+      const char* op;
+      float lo, hi;
+    };
+    for (const Case& c :
+         {Case{"Rsqrt", 0.1f, 4.f}, Case{"Sqrt", 0.f, 9.f}, Case{"Reciprocal", 0.5f, 4.f},
+          Case{"Floor", -5.f, 5.f}, Case{"Ceil", -5.f, 5.f}, Case{"Log", 0.01f, 10.f},
+          Case{"Sin", -6.f, 6.f}, Case{"Cos", -6.f, 6.f}, Case{"Round", -5.f, 5.f},
+          Case{"Softplus", -20.f, 20.f}, Case{"Sign", -2.f, 2.f}})
+      for (const Shape& s : {Shape{7}, Shape{2, 5, 6, 3}}) {
+        HostTensor x = rnd(s, c.lo, c.hi);
+        // Steps (Floor, Round, ...) jump where fp16 storage moves an input across a step: feed
+        // them values that half floats hold exactly and that sit between steps.
+        if (std::string(c.op) == "Floor" || std::string(c.op) == "Ceil" ||
+            std::string(c.op) == "Round" || std::string(c.op) == "Sign")
+          for (float& v : x.mutable_values<float>()) v = std::floor(v * 4.f) / 4.f + 0.125f;
+        check(test::make_node(c.op), {x}, std::string(c.op) + shape_to_string(s));
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
+  void reductions() {
+    const std::vector<std::pair<Shape, std::vector<std::int32_t>>> cases{{{2, 5, 6, 7}, {3}},
+                                                                         {{2, 5, 6, 7}, {1, 2}},
+                                                                         {{3, 4, 5}, {0, 2}},
+                                                                         {{6, 5}, {-1}},
+                                                                         {{9}, {0}}};
+    for (const char* op : {"Sum", "Max", "Min", "Prod"})
+      for (const auto& [s, axes] : cases)
+        for (bool keep : {false, true}) {
+          Node n = test::make_node(op, 2);
+          n.attrs["keep_dims"] = keep;
+          // Prod of many values in [-1, 1) vanishes: keep its factors near 1.
+          const bool prod = std::string(op) == "Prod";
+          // fp16 truncates every factor toward zero: the product of many drifts by about 2^-10
+          // per factor, past the tolerance; products of a few factors only.
+          std::int64_t count = 1;
+          for (auto a : axes) count *= s[static_cast<std::size_t>(a < 0 ? a + std::ssize(s) : a)];
+          if (prod && count > 8) continue;
+          check(n,
+                {rnd(s, prod ? 0.8f : -1.f, prod ? 1.2f : 1.f),
+                 test::int_tensor(axes, {static_cast<std::int64_t>(axes.size())})},
+                std::string(op) + shape_to_string(s) + (keep ? " keep" : ""));
+          if (QTest::currentTestFailed()) return;
+        }
+  }
+
+  void batch_matmul_and_large_gemm() {
+    struct Case {
+      Shape a, b;
+      bool ta = false, tb = false;
+      const char* op = "BatchMatMulV2";
+    };
+    const std::vector<Case> cases{{{2, 5, 7}, {2, 7, 6}},
+                                  {{3, 5, 7}, {7, 6}},
+                                  {{2, 3, 4, 5}, {1, 3, 5, 6}},
+                                  {{2, 7, 5}, {2, 6, 7}, true, true},
+                                  {{70, 45}, {45, 37}, false, false, "MatMul"},
+                                  {{33, 130}, {130, 9}, false, false, "MatMul"}};
+    for (const Case& c : cases) {
+      Node n = test::make_node(c.op, 2);
+      const bool batched = std::string(c.op) != "MatMul";
+      n.attrs[batched ? "adj_x" : "transpose_a"] = c.ta;
+      n.attrs[batched ? "adj_y" : "transpose_b"] = c.tb;
+      check(n, {rnd(c.a), rnd(c.b)},
+            std::string(c.op) + " " + shape_to_string(c.a) + " x " + shape_to_string(c.b));
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
+  void views_and_cast() {
+    Node e = test::make_node("ExpandDims", 2);
+    check(e, {rnd({3, 5}), test::int_tensor({1})}, "ExpandDims axis 1");
+    check(e, {rnd({2, 3, 5}), test::int_tensor({-1})}, "ExpandDims axis -1");
+    Node sq = test::make_node("Squeeze");
+    sq.attrs["squeeze_dims"] = std::vector<std::int64_t>{2};
+    check(sq, {rnd({2, 3, 1, 5})}, "Squeeze dim 2");
+    check(test::make_node("Squeeze"), {rnd({1, 3, 1, 5})}, "Squeeze all");
+    Node c = test::make_node("Cast");
+    c.attrs.erase("T");
+    c.attrs["SrcT"] = graph::TypeAttr{"DT_INT32"};
+    c.attrs["DstT"] = graph::TypeAttr{"DT_FLOAT"};
+    check(c, {test::int_tensor({3, -1, 7, 0, 5, 2}, {2, 3})}, "Cast int32");
+    c.attrs["SrcT"] = graph::TypeAttr{"DT_FLOAT"};
+    check(c, {rnd({2, 3, 5})}, "Cast float");
+  }
+
+  void moves() {
+    for (const auto& [s, perm] : std::vector<std::pair<Shape, std::vector<std::int32_t>>>{
+             {{3, 5}, {1, 0}}, {{2, 3, 5}, {2, 0, 1}}, {{2, 3, 4, 5}, {0, 3, 1, 2}}}) {
+      check(test::make_node("Transpose", 2),
+            {rnd(s), test::int_tensor(perm, {static_cast<std::int64_t>(perm.size())})},
+            "Transpose " + shape_to_string(s));
+      if (QTest::currentTestFailed()) return;
+    }
+    check(test::make_node("Slice", 3),
+          {rnd({2, 6, 5, 7}), test::int_tensor({0, 1, 2, 3}, {4}),
+           test::int_tensor({2, 4, -1, 3}, {4})},
+          "Slice");
+    check(test::make_node("Tile", 2), {rnd({2, 3, 5}), test::int_tensor({2, 1, 3}, {3})}, "Tile");
+    Node p = test::make_node("Pack", 3);
+    p.attrs["axis"] = std::int64_t{1};
+    check(p, {rnd({4, 5}), rnd({4, 5}), rnd({4, 5})}, "Pack axis 1");
+    Node u = test::make_node("Unpack");
+    u.attrs["axis"] = std::int64_t{-1};
+    u.attrs["num"] = std::int64_t{3};
+    u.outputs.resize(3, u.outputs[0]);
+    check_all(u, {rnd({2, 5, 3})}, "Unpack axis -1");
+    Node sp = test::make_node("Split", 2);
+    sp.attrs["num_split"] = std::int64_t{2};
+    sp.outputs.resize(2, sp.outputs[0]);
+    check_all(sp, {test::int_tensor({3}), rnd({1, 4, 4, 6})}, "Split channels");
+    Node sv = test::make_node("SplitV", 3);
+    sv.outputs.resize(3, sv.outputs[0]);
+    check_all(sv, {rnd({3, 10}), test::int_tensor({2, -1, 5}, {3}), test::int_tensor({1})},
+              "SplitV");
+  }
+
+  // A tensor whose N * C4 * H texel rows pass the maximum texture size is cut into panels
+  // (gl_tensor.h); upload, kernels and readback all follow.
+  void tall_tensors_use_panels() {
+    const std::int64_t max = f.gl->context()->limits().max_texture_size;
+    const std::int64_t n = max / (5 * 8) + 1;  // rows n * 5 * 8 > max
+    const Shape s{n, 8, 3, 17};
+    check(test::make_node("SquaredDifference", 2), {rnd(s), rnd({3, 17})},
+          "SquaredDifference " + shape_to_string(s));
+    check(test::make_node("Transpose", 2),
+          {rnd({17, 8, 3, n}), test::int_tensor({3, 1, 2, 0}, {4})},
+          "Transpose to " + shape_to_string(s));
+  }
+
+  // Nodes whose inputs the kernels cannot take stay on cpu, decided from static shapes.
+  void supports_sees_input_shapes() {
+    Node n = test::make_node("_FusedConv2D", 3);
+    n.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu"};
+    n.outputs[0].shape = PartialShape::of({1, 8, 8, 16});
+    graph::TensorInfo x{DType::Float32, PartialShape::of({1, 8, 8, 3})};
+    graph::TensorInfo w{DType::Float32, PartialShape::of({3, 3, 3, 16})};
+    graph::TensorInfo bias{DType::Float32, PartialShape::of({16})};
+    std::vector<const graph::TensorInfo*> in{&x, &w, &bias};
+    QVERIFY(f.gl->supports_inputs(n, in));
+    bias.shape = PartialShape::of({8, 16});  // not per channel
+    QVERIFY(!f.gl->supports_inputs(n, in));
+    bias.shape = PartialShape::unknown();
+    QVERIFY(!f.gl->supports_inputs(n, in));
+    bias.shape = PartialShape::of({16});
+    x.shape = PartialShape::of({1, 1, 8, 8, 3});  // rank 5 cannot be a texture
+    QVERIFY(!f.gl->supports_inputs(n, in));
   }
 };
 

@@ -56,6 +56,16 @@ struct GlFixture {
   }
   void set_fp16(bool on) { flags.set_value("gl.float32_enabled", !on); }
 
+  std::vector<HostTensor> run_gl_all(const graph::Node& node,
+                                     const std::vector<HostTensor>& inputs) {
+    std::vector<runtime::TensorView> views;
+    for (const HostTensor& h : inputs) views.push_back({gl->upload(h), h.dtype, h.shape});
+    runtime::RunContext ctx{nullptr, flags};
+    std::vector<HostTensor> outs;
+    for (const auto& v : gl->run(node, views, ctx)) outs.push_back(gl->download(v));
+    return outs;
+  }
+
   HostTensor run_gl(const graph::Node& node, const std::vector<HostTensor>& inputs) {
     std::vector<runtime::TensorView> views;
     for (const HostTensor& h : inputs) views.push_back({gl->upload(h), h.dtype, h.shape});
@@ -66,12 +76,16 @@ struct GlFixture {
   }
 };
 
-inline HostTensor run_cpu(const graph::Node& node, const std::vector<HostTensor>& inputs) {
+inline std::vector<HostTensor> run_cpu_all(const graph::Node& node,
+                                           const std::vector<HostTensor>& inputs) {
   cpu::Kernel k = cpu::find_kernel(node.op);
   if (!k) throw std::runtime_error("no cpu kernel for " + node.op);
   cpu::KernelContext ctx{node, inputs, nullptr};
-  auto out = k(ctx);
-  return out.at(0);
+  return k(ctx);
+}
+
+inline HostTensor run_cpu(const graph::Node& node, const std::vector<HostTensor>& inputs) {
+  return run_cpu_all(node, inputs).at(0);
 }
 
 // fp32: 1e-4 of the output's magnitude. fp16: textures keep 11 significant bits and Mesa

@@ -3,3 +3,11 @@
 tfjsi_add_suite(gl_context_test gl/gl_context_test.cpp)
 tfjsi_add_suite(gl_kernels_test gl/gl_kernels_test.cpp)
 tfjsi_add_suite(gl_program_cache_test gl/gl_program_cache_test.cpp)
+
+# Every corpus and reference layers model on gl (fp32) against TF.js's own outputs, one CTest each
+# (golden_run_test is defined by tests/cli/suites.cmake, included before this file).
+foreach(model ${TFJSI_CORPUS_MODELS} ${TFJSI_LAYERS_MODELS})
+  add_test(NAME golden.gl.${model} COMMAND golden_run_test gl ${model})
+  set_tests_properties(golden.gl.${model} PROPERTIES ENVIRONMENT "${TFJSI_TEST_ENV}")
+endforeach()
+tfjsi_add_suite(gl_model_cache_test gl/gl_model_cache_test.cpp)

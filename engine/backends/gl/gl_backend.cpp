@@ -24,6 +24,14 @@ bool flag_bool(const runtime::Flags* f, std::string_view name, bool fallback) {
   return f && f->has(name) ? f->get_bool(name) : fallback;
 }
 
+// GLSL for the texel of (n, h, w, s) of a tensor whose #defines start with `p` (gl_tensor.h).
+std::string texel_expr(const TexLayout& l, const std::string& p) {
+  const std::string row = "((n * " + p + "_C4 + s) * " + p + "_H + h)";
+  if (l.panel_rows <= 0) return "ivec2(w, " + row + ")";
+  const std::string r = std::to_string(l.panel_rows);
+  return "ivec2(w + (" + row + " / " + r + ") * " + p + "_W, " + row + " % " + r + ")";
+}
+
 // Everything a kernel's source begins with: version, work group size, the bound textures and the
 // helpers that turn NHWC coordinates into texels (see gl_tensor.h for the mapping).
 std::string prelude(const KernelCall& call, bool fp16, std::array<int, 2> local) {
@@ -36,8 +44,8 @@ std::string prelude(const KernelCall& call, bool fp16, std::array<int, 2> local)
     const std::string up = "IN" + std::to_string(i);
     s += "layout(binding = " + std::to_string(i) + ") uniform sampler2D " + n + ";\n";
     s += def_layout(up, call.inputs[i]->layout());
-    s += "vec4 load_" + n + "(int n, int h, int w, int s) { return texelFetch(" + n +
-         ", ivec2(w, (n * " + up + "_C4 + s) * " + up + "_H + h), 0); }\n";
+    s += "vec4 load_" + n + "(int n, int h, int w, int s) { return texelFetch(" + n + ", " +
+         texel_expr(call.inputs[i]->layout(), up) + ", 0); }\n";
     s += "float lane_" + n + "(int n, int h, int w, int c) { return load_" + n +
          "(n, h, w, c >> 2)[c & 3]; }\n";
   }
@@ -48,7 +56,8 @@ std::string prelude(const KernelCall& call, bool fp16, std::array<int, 2> local)
   s += R"(void store_out(int n, int h, int w, int s, vec4 v) {
   // Lanes past C stay 0: kernels rely on zero padding.
   v = mix(v, vec4(0.0), greaterThanEqual(ivec4(4 * s) + ivec4(0, 1, 2, 3), ivec4(OUT_C)));
-  imageStore(out0, ivec2(w, (n * OUT_C4 + s) * OUT_H + h), v);
+  imageStore(out0, )" +
+       texel_expr(o, "OUT") + R"(, v);
 }
 // The output texel of this invocation for the default grid (W, H, N*C4); false past the end.
 bool out_texel(out int n, out int h, out int w, out int s) {
@@ -145,6 +154,12 @@ void GlBackend::set_model_token(std::string token) {
   if (programs_) programs_->set_model_token(std::move(token));
 }
 
+void GlBackend::set_model(const model::Bundle& bundle) {
+  std::vector<std::filesystem::path> files{bundle.model_json};
+  for (const model::Shard& s : bundle.shards) files.push_back(s.path);
+  set_model_token(model_token_of_files(files));
+}
+
 void GlBackend::set_program_cache_dir(std::filesystem::path dir) {
   cache_dir_ = std::move(dir);
   cache_dir_set_ = true;
@@ -152,17 +167,27 @@ void GlBackend::set_program_cache_dir(std::filesystem::path dir) {
 }
 
 bool GlBackend::supports(const graph::Node& node) const {
+  return supports_inputs(node, {});
+}
+
+bool GlBackend::supports_inputs(const graph::Node& node,
+                                std::span<const graph::TensorInfo* const> inputs) const {
   if (!availability_.available) return false;
   const GlOpEntry* e = find_gl_op(node.op);
   if (!e) return false;
   if (node.outputs.empty()) return false;
+  auto fits_texture = [&](const PartialShape& s) {
+    if (!s.rank_known) return true;
+    if (s.rank() > 4) return false;
+    return !s.fully_known() || fits(s.dims, ctx_->limits());
+  };
   for (const graph::TensorInfo& out : node.outputs) {
     if (out.dtype != DType::Float32) return false;
-    if (out.shape.rank_known) {
-      if (out.shape.rank() > 4) return false;
-      if (out.shape.fully_known() && !fits(out.shape.dims, ctx_->limits())) return false;
-    }
+    if (!fits_texture(out.shape)) return false;
   }
+  // Float inputs become textures: rank 5 or a side past the driver's limit cannot.
+  for (const graph::TensorInfo* in : inputs)
+    if (in && in->dtype == DType::Float32 && !fits_texture(in->shape)) return false;
   // TF's "T" names the data type of the float inputs; anything but float stays on cpu.
   if (const auto* t = node.attr("T")) {
     const auto* ta = std::get_if<graph::TypeAttr>(t);
@@ -170,15 +195,16 @@ bool GlBackend::supports(const graph::Node& node) const {
   }
   const std::string format = node_string(node, "data_format", "NHWC");
   if (format != "NHWC") return false;
-  return !e->supports || e->supports(node);
+  return !e->supports || e->supports(node, inputs);
 }
 
 std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp16) {
-  const auto l = layout_of(shape);
+  auto l = layout_of(shape);
+  if (l && fits(shape, ctx_->limits())) l = with_panels(*l, ctx_->limits().max_texture_size);
   if (!l || !fits(shape, ctx_->limits()))
     throw ModelError("gl backend: tensor of shape " + shape_to_string(shape) +
                      " does not fit a texture (rank <= 4, sides <= " +
-                     std::to_string(ctx_->limits().max_texture_size) + ")");
+                     std::to_string(ctx_->limits().max_texture_size) + " with panels)");
   return std::make_shared<GlTensorData>(make_texture(ctx_, *l, fp16), *l, fp16);
 }
 
@@ -197,8 +223,8 @@ std::shared_ptr<runtime::BackendData> GlBackend::upload(const HostTensor& host) 
   if (host.num_elements() > 0) {
     glBindTexture(GL_TEXTURE_2D, data->texture());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(data->layout().width()),
-                    static_cast<GLsizei>(data->layout().height()), GL_RGBA, GL_FLOAT,
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(data->layout().tex_width()),
+                    static_cast<GLsizei>(data->layout().tex_height()), GL_RGBA, GL_FLOAT,
                     texels.data());
     glBindTexture(GL_TEXTURE_2D, 0);
   }
@@ -302,7 +328,9 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
   if (time_it) {
     glEndQuery(GL_TIME_ELAPSED);
     timings_.push_back({node.op, std::move(query)});
-    resolve_timings(false);
+    // Waiting here serializes kernels while profiling, so that the wall time observers see for
+    // this node is its own GPU time rather than whatever was still queued before it.
+    resolve_timings(true);
   }
   return out;
 }

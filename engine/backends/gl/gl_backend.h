@@ -11,6 +11,7 @@
 
 #include "backends/gl/gl_tensor.h"
 #include "backends/gl/program_cache.h"
+#include "model/bundle.h"
 #include "runtime/backend.h"
 
 namespace tfjsi::gl {
@@ -53,6 +54,8 @@ class GlBackend : public runtime::Backend {
   runtime::Availability availability() override;
   void declare_flags(runtime::Flags& flags) override;
   bool supports(const graph::Node& node) const override;
+  bool supports_inputs(const graph::Node& node,
+                       std::span<const graph::TensorInfo* const> inputs) const override;
   std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override;
   HostTensor download(const runtime::TensorView& tensor) override;
   std::vector<runtime::TensorView> run(const graph::Node& node,
@@ -65,8 +68,12 @@ class GlBackend : public runtime::Backend {
   PendingRead begin_read(const runtime::TensorView& tensor);
   HostTensor finish_read(PendingRead& read);
 
-  // The token that keys the disk cache (a hash of the model bundle); flag gl.model_token too.
+  // The token that keys the disk cache (a hash of the model bundle); flag gl.model_token, when
+  // set, wins over it.
   void set_model_token(std::string token);
+  // The model about to run: its token becomes a hash of the bundle's files (model.json and its
+  // weight shards) unless flag gl.model_token names one. The CLI and the GUI call it after loading.
+  void set_model(const model::Bundle& bundle);
   // Folder of the disk cache (default ProgramCache::default_dir(); empty turns it off).
   void set_program_cache_dir(std::filesystem::path dir);
 

@@ -33,6 +33,8 @@ class OpContext {
       : gl_(gl), node_(node), inputs_(inputs), fp16_(fp16) {}
 
   const graph::Node& node() const { return node_; }
+  // Whether new textures are RGBA16F.
+  bool fp16() const { return fp16_; }
   std::size_t num_inputs() const { return inputs_.size(); }
   const Shape& shape(std::size_t i) const;
   // Input i as a float texture; throws ModelError naming the node otherwise.
@@ -42,6 +44,11 @@ class OpContext {
     tex(i);  // checks it is a float texture
     return inputs_[i].data;
   }
+  DType dtype(std::size_t i) const;
+  // Input i's values on the host (its host copy, or read back from its texture).
+  HostTensor host(std::size_t i) const;
+  // A new float texture holding `t`.
+  std::shared_ptr<runtime::BackendData> upload(const HostTensor& t) const { return gl_.upload(t); }
   // Input i's values as integers (int32 inputs, or float holding integers).
   std::vector<std::int64_t> ints(std::size_t i) const;
   // A float scalar input (PadV2's value), read from its host copy or the GPU.
@@ -70,8 +77,15 @@ class OpContext {
 };
 
 using GlOpRun = std::vector<runtime::TensorView> (*)(OpContext& ctx);
-// Static checks on the node's attributes (not its shapes): false keeps the node on cpu.
-using GlOpSupports = bool (*)(const graph::Node& node);
+// What shape inference knows of a node's data inputs: one entry per input, null when unknown; an
+// empty span when the caller knows nothing (supports(node) without the graph).
+using InputInfos = std::span<const graph::TensorInfo* const>;
+// Static checks on the node's attributes and on what is known of its input shapes: false keeps
+// the node on cpu. Unknown inputs pass, except where a kernel cannot take some shapes at all.
+using GlOpSupports = bool (*)(const graph::Node& node, InputInfos inputs);
+
+// Input i's statically known shape, or null when the caller does not know its rank.
+const PartialShape* known_shape(InputInfos inputs, std::size_t i);
 
 struct GlOpEntry {
   std::string_view op;

@@ -13,19 +13,28 @@ std::optional<TexLayout> layout_of(const Shape& shape) {
   return TexLayout{d[0], d[1], d[2], d[3]};
 }
 
+std::optional<TexLayout> with_panels(TexLayout l, std::int64_t max_size) {
+  l.panel_rows = 0;
+  if (l.width() > max_size) return std::nullopt;
+  if (l.height() <= max_size) return l;
+  const std::int64_t p = (l.height() + max_size - 1) / max_size;
+  l.panel_rows = (l.height() + p - 1) / p;
+  if (l.panels() * l.width() > max_size) return std::nullopt;
+  return l;
+}
+
 bool fits(const Shape& shape, const GlLimits& limits) {
   const auto l = layout_of(shape);
   if (!l) return false;
   for (auto v : shape)
     if (v < 0) return false;
-  const std::int64_t max = limits.max_texture_size;
-  return l->width() <= max && l->height() <= max;
+  return with_panels(*l, limits.max_texture_size).has_value();
 }
 
 std::size_t GlTensorData::bytes() const {
   if (!texture_) return host_ ? host_->byte_size() : 0;
   const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());
-  return texels * (fp16_ ? 8 : 16);
+  return texels * (fp16_ ? 8 : 16) + (repacked_ ? repacked_->bytes() : 0);
 }
 
 GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16) {
@@ -46,7 +55,7 @@ GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& la
 
 std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& l) {
   const std::int64_t C4 = l.c4();
-  std::vector<float> out(static_cast<std::size_t>(l.width() * l.height() * 4), 0.f);
+  std::vector<float> out(static_cast<std::size_t>(l.tex_width() * l.tex_height() * 4), 0.f);
   const auto src = t.values<float>();
   for (std::int64_t n = 0; n < l.n; ++n)
     for (std::int64_t h = 0; h < l.h; ++h)
@@ -54,7 +63,7 @@ std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& l) {
         const float* px = src.data() + ((n * l.h + h) * l.w + w) * l.c;
         for (std::int64_t c = 0; c < l.c; ++c) {
           const std::int64_t y = (n * C4 + c / 4) * l.h + h;
-          out[static_cast<std::size_t>((y * l.w + w) * 4 + c % 4)] = px[c];
+          out[static_cast<std::size_t>(l.texel_index(w, y) * 4 + c % 4)] = px[c];
         }
       }
   return out;
@@ -70,7 +79,7 @@ HostTensor unpack_phwc4(std::span<const float> texels, const TexLayout& l, const
         float* px = dst.data() + ((n * l.h + h) * l.w + w) * l.c;
         for (std::int64_t c = 0; c < l.c; ++c) {
           const std::int64_t y = (n * C4 + c / 4) * l.h + h;
-          px[c] = texels[static_cast<std::size_t>((y * l.w + w) * 4 + c % 4)];
+          px[c] = texels[static_cast<std::size_t>(l.texel_index(w, y) * 4 + c % 4)];
         }
       }
   return t;

@@ -8,6 +8,10 @@
 // texture:
 //     element (n, h, w, c) -> texel (x = w, y = (n * C4 + c / 4) * H + h), lane c % 4,
 //     width = W, height = N * C4 * H.
+// Panels. When N * C4 * H passes the driver's maximum texture size, the texel rows are cut into P
+// panels of R = ceil(rows / P) rows placed side by side: logical texel (x, y) is stored at
+// (x + (y / R) * W, y % R), so the texture is P * W wide and R high. Kernels never see it: the
+// load and store helpers of every kernel's prelude do the mapping.
 // Rank 5 and more is not handled (those nodes stay on cpu). The texture is RGBA32F or RGBA16F
 // (flag gl.float32_enabled). int32 and bool tensors never become textures: the backend keeps their
 // host copy (they only feed shape-like parameters: sizes, axes, paddings), and nodes with int32 or
@@ -28,18 +32,33 @@ namespace tfjsi::gl {
 
 struct TexLayout {
   std::int64_t n = 1, h = 1, w = 1, c = 1;
+  std::int64_t panel_rows = 0;  // rows per panel; 0: one panel (the usual case)
   std::int64_t c4() const { return (c + 3) / 4; }
+  // The logical texel grid, before panels.
   std::int64_t width() const { return w; }
   std::int64_t height() const { return n * c4() * h; }
+  std::int64_t panels() const {
+    return panel_rows > 0 ? (height() + panel_rows - 1) / panel_rows : 1;
+  }
   // The texture's size: an empty tensor still gets one texel (GL has no zero-sized textures).
-  std::int64_t tex_width() const { return std::max<std::int64_t>(1, width()); }
-  std::int64_t tex_height() const { return std::max<std::int64_t>(1, height()); }
+  std::int64_t tex_width() const { return std::max<std::int64_t>(1, width() * panels()); }
+  std::int64_t tex_height() const {
+    return std::max<std::int64_t>(1, panel_rows > 0 ? panel_rows : height());
+  }
+  // Storage index (texel) of logical texel (x, y).
+  std::int64_t texel_index(std::int64_t x, std::int64_t y) const {
+    if (panel_rows <= 0) return y * tex_width() + x;
+    return (y % panel_rows) * tex_width() + (y / panel_rows) * w + x;
+  }
   std::array<std::int64_t, 4> dims() const { return {n, h, w, c}; }
-  bool operator==(const TexLayout&) const = default;
+  // Same tensor layout; panels follow from the dims and the driver's limit.
+  bool operator==(const TexLayout& o) const { return dims() == o.dims(); }
 };
 
 // The padded NHWC of `shape`; nullopt for rank > 4.
 std::optional<TexLayout> layout_of(const Shape& shape);
+// `l` cut into panels when it is taller than `max_size`; nullopt when even panels do not fit.
+std::optional<TexLayout> with_panels(TexLayout l, std::int64_t max_size);
 // Whether a texture for `shape` fits the driver's limits (rank <= 4, sides <= max_texture_size).
 bool fits(const Shape& shape, const GlLimits& limits);
 
@@ -59,12 +78,18 @@ class GlTensorData : public runtime::BackendData {
   // kernels can read scalar parameters (PadV2's value) without a GPU round trip.
   const std::optional<HostTensor>& host() const { return host_; }
   void set_host(HostTensor h) { host_ = std::move(h); }
+  // A copy of this tensor in the layout a kernel prefers (depthwise filters with channels in
+  // texel lanes), made by the first kernel that needs it and kept as long as the data: weights
+  // are repacked once, not every run.
+  const std::shared_ptr<GlTensorData>& repacked() const { return repacked_; }
+  void set_repacked(std::shared_ptr<GlTensorData> r) const { repacked_ = std::move(r); }
 
  private:
   GlObject texture_;
   TexLayout layout_;
   bool fp16_ = false;
   std::optional<HostTensor> host_;
+  mutable std::shared_ptr<GlTensorData> repacked_;
 };
 
 // A new, uninitialised texture for `layout`.

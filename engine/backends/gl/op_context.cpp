@@ -54,6 +54,11 @@ std::string node_string(const graph::Node& n, std::string_view key, std::string 
   return fallback;
 }
 
+const PartialShape* known_shape(InputInfos inputs, std::size_t i) {
+  if (i >= inputs.size() || !inputs[i] || !inputs[i]->shape.rank_known) return nullptr;
+  return &inputs[i]->shape;
+}
+
 void OpContext::fail(std::string_view what) const {
   throw ModelError("node '" + node_.name + "' (" + node_.op + ") on gl: " + std::string(what));
 }
@@ -81,6 +86,22 @@ const GlTensorData& OpContext::tex(std::size_t i) const {
     fail("input " + std::to_string(i) + " of shape " + shape_to_string(inputs_[i].shape) +
          " does not match its texture");
   return *d;
+}
+
+DType OpContext::dtype(std::size_t i) const {
+  if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
+  return inputs_[i].dtype;
+}
+
+HostTensor OpContext::host(std::size_t i) const {
+  if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
+  const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
+  if (!d) fail("input " + std::to_string(i) + " is not gl data");
+  HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
+  h.shape = inputs_[i].shape;
+  if (!h.buffer || h.buffer->size() < h.byte_size())
+    fail("input " + std::to_string(i) + " has no data");
+  return h;
 }
 
 std::vector<std::int64_t> OpContext::ints(std::size_t i) const {

@@ -28,8 +28,26 @@ int activation_code(const std::string& name) {
   return -1;
 }
 
-// What fused nodes add after the main op: [] or [BiasAdd] or [BiasAdd, activation].
-bool fused_supported(const graph::Node& n) {
+// Whether a bias or Prelu alpha of shape `s` is one value per output channel (or one for all):
+// the epilogue reads it by channel slice only. Unknown shapes do not pass.
+bool per_channel(const PartialShape* s, std::int64_t channels) {
+  if (!s || s->dims.empty()) return s != nullptr;  // a scalar broadcasts
+  for (std::size_t i = 0; i + 1 < s->dims.size(); ++i)
+    if (s->dims[i] != 1) return false;
+  const std::int64_t c = s->dims.back();
+  return c == 1 || (channels >= 0 && c == channels);
+}
+
+// The node's output channels, from static shape inference; -1 when unknown.
+std::int64_t out_channels(const graph::Node& n) {
+  if (n.outputs.empty() || !n.outputs[0].shape.rank_known || n.outputs[0].shape.dims.empty())
+    return -1;
+  return n.outputs[0].shape.dims.back();
+}
+
+// What fused nodes add after the main op: [] or [BiasAdd] or [BiasAdd, activation], with a bias
+// and Prelu alpha per output channel.
+bool fused_supported(const graph::Node& n, InputInfos inputs) {
   std::vector<std::string> ops;
   try {
     ops = node_string_list(n, "fused_ops");
@@ -40,7 +58,11 @@ bool fused_supported(const graph::Node& n) {
   if (ops.size() > 2 || lower(ops[0]) != "biasadd") return false;
   const int act = activation_code(ops.size() > 1 ? ops[1] : "");
   if (act < 0) return false;
-  return n.inputs.size() == (act == 5 ? 4u : 3u);
+  if (n.inputs.size() != (act == 5 ? 4u : 3u)) return false;
+  if (inputs.empty()) return true;  // nothing known of the inputs: run() checks them
+  const std::int64_t c = out_channels(n);
+  if (!per_channel(known_shape(inputs, 2), c)) return false;
+  return act != 5 || per_channel(known_shape(inputs, 3), c);
 }
 
 // Fills the epilogue's #defines and binds bias (in2) and Prelu alpha (in3).
@@ -73,6 +95,11 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
   call.extra += shader_source("epilogue.glsl");
 }
 
+// The invocations of gemm_tiled.comp: 8x8 per work group, each group 32 rows x 32 columns.
+std::array<std::int64_t, 3> gemm_grid(std::int64_t rows, std::int64_t cols, std::int64_t batch) {
+  return {(rows + 31) / 32 * 8, ((cols + 3) / 4 + 7) / 8 * 8, batch};
+}
+
 std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   if (c.num_inputs() < 2) c.fail("needs input and filter");
   const Shape &x = c.shape(0), &f = c.shape(1);
@@ -84,12 +111,13 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
                           c.int_list("dilations", {1, 1, 1, 1}));
   const Shape out_shape{x[0], w.out_h, w.out_w, f[3]};
   KernelCall call;
-  call.shader = "conv2d.comp";
+  call.shader = "gemm_tiled.comp";
   call.inputs = {&c.tex(0), &c.tex(1)};
-  call.defines = window_defines(w);
+  call.defines = window_defines(w) + def("CONV", std::int64_t{1});
   add_epilogue(c, call, f[3], fused);
   auto out = c.output(out_shape);
   call.output = out.get();
+  call.grid = gemm_grid(out_shape[0] * out_shape[1] * out_shape[2], f[3], 1);
   c.dispatch(call);
   return OpContext::result(out, out_shape);
 }
@@ -108,6 +136,23 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
   call.shader = "depthwise.comp";
   call.inputs = {&c.tex(0), &c.tex(1)};
   call.defines = window_defines(w) + def("MULT", f[3]);
+  if (f[3] == 1) {
+    // [KH][KW][C][1] holds one value per texel; its copy as [KH][KW][C] holds four channels.
+    const GlTensorData& filter = c.tex(1);
+    if (!filter.repacked() || filter.repacked()->fp16() != c.fp16()) {
+      const Shape packed{f[0], f[1], f[2]};
+      auto r = c.output(packed);
+      KernelCall copy;
+      copy.shader = "gather_lanes.comp";
+      copy.extra = "float source_lane(ivec4 o) { return lane_in0(o.y, o.z, o.w, 0); }\n";
+      copy.inputs = {&filter};
+      copy.output = r.get();
+      c.dispatch(copy);
+      filter.set_repacked(std::move(r));
+    }
+    call.inputs[1] = filter.repacked().get();
+    call.defines += def("PACKED", std::int64_t{1});
+  }
   add_epilogue(c, call, out_shape[3], fused);
   auto out = c.output(out_shape);
   call.output = out.get();
@@ -159,21 +204,42 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
 std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
   if (c.num_inputs() < 2) c.fail("needs two inputs");
   const Shape &a = c.shape(0), &b = c.shape(1);
-  if (a.size() != 2 || b.size() != 2) c.fail("MatMul on gl takes rank-2 inputs");
-  const bool ta = c.node().attr_or<bool>("transpose_a", false);
-  const bool tb = c.node().attr_or<bool>("transpose_b", false);
-  const std::int64_t m = ta ? a[1] : a[0], k = ta ? a[0] : a[1];
-  const std::int64_t kb = tb ? b[1] : b[0], n = tb ? b[0] : b[1];
+  const bool batched = c.node().op == "BatchMatMulV2" || c.node().op == "BatchMatMul";
+  if (!batched && (a.size() != 2 || b.size() != 2)) c.fail("MatMul takes rank-2 inputs");
+  if (a.size() < 2 || b.size() < 2) c.fail("operands must have rank 2 or more");
+  const bool ta = c.node().attr_or<bool>(batched ? "adj_x" : "transpose_a", false);
+  const bool tb = c.node().attr_or<bool>(batched ? "adj_y" : "transpose_b", false);
+  const std::size_t ra = a.size(), rb = b.size();
+  const std::int64_t m = ta ? a[ra - 1] : a[ra - 2], k = ta ? a[ra - 2] : a[ra - 1];
+  const std::int64_t kb = tb ? b[rb - 1] : b[rb - 2], n = tb ? b[rb - 2] : b[rb - 1];
   if (k != kb)
     c.fail("inner dimensions differ: " + shape_to_string(a) + " x " + shape_to_string(b));
-  const Shape out_shape{m, n};
+  // Batch dims broadcast like numpy.
+  const std::size_t rank = std::max(ra, rb);
+  Shape out_shape(rank);
+  for (std::size_t i = 0; i + 2 < rank; ++i) {
+    const std::int64_t da = i + ra >= rank ? a[i + ra - rank] : 1;
+    const std::int64_t db = i + rb >= rank ? b[i + rb - rank] : 1;
+    if (da != db && da != 1 && db != 1)
+      c.fail("batch dims of " + shape_to_string(a) + " and " + shape_to_string(b) +
+             " do not broadcast");
+    out_shape[i] = da == 1 ? db : da;
+  }
+  out_shape[rank - 2] = m;
+  out_shape[rank - 1] = n;
   KernelCall call;
-  call.shader = "matmul.comp";
   call.inputs = {&c.tex(0), &c.tex(1)};
-  call.defines = def("K", k) + def("TA", std::int64_t{ta}) + def("TB", std::int64_t{tb});
   add_epilogue(c, call, n, fused);
   auto out = c.output(out_shape);
   call.output = out.get();
+  if (!ta && !tb) {
+    call.shader = "gemm_tiled.comp";
+    call.defines += def("CONV", std::int64_t{0});
+    call.grid = gemm_grid(m, n, out->layout().n * out->layout().h);
+  } else {
+    call.shader = "matmul.comp";
+    call.defines += def("K", k) + def("TA", std::int64_t{ta}) + def("TB", std::int64_t{tb});
+  }
   c.dispatch(call);
   return OpContext::result(out, out_shape);
 }
@@ -185,8 +251,18 @@ std::vector<runtime::TensorView> matmul_fused(OpContext& c) {
   return matmul(c, true);
 }
 
-bool two_inputs(const graph::Node& n) {
+bool two_inputs(const graph::Node& n, InputInfos) {
   return n.inputs.size() == 2;
+}
+
+// MatMul on gl takes rank-2 operands, BatchMatMulV2 ranks 2 to 4.
+bool matmul_supported(const graph::Node& n, InputInfos inputs) {
+  const bool batched = n.op != "MatMul" && n.op != "_FusedMatMul";
+  for (std::size_t i = 0; i < 2 && i < inputs.size(); ++i)
+    if (const PartialShape* s = known_shape(inputs, i);
+        s && (batched ? s->rank() < 2 : s->rank() != 2))
+      return false;
+  return n.op == "_FusedMatMul" ? fused_supported(n, inputs) : two_inputs(n, inputs);
 }
 
 }  // namespace
@@ -199,8 +275,9 @@ const GlOpEntry kConvOps[] = {
     {"DepthwiseConv2dNative", depthwise2d, two_inputs},
     {"FusedDepthwiseConv2dNative", fused_depthwise2d, fused_supported},
     {"Conv2DBackpropInput", conv2d_backprop_input, nullptr},
-    {"MatMul", matmul_plain, two_inputs},
-    {"_FusedMatMul", matmul_fused, fused_supported},
+    {"MatMul", matmul_plain, matmul_supported},
+    {"_FusedMatMul", matmul_fused, matmul_supported},
+    {"BatchMatMulV2", matmul_plain, matmul_supported},
 };
 const std::size_t kNumConvOps = std::size(kConvOps);
 

@@ -6,7 +6,24 @@
 namespace tfjsi::gl {
 namespace {
 
-enum UnaryOp { kAct = 0, kExp = 1, kAbs = 2, kNeg = 3, kSquare = 4 };
+enum UnaryOp {
+  kAct = 0,
+  kExp = 1,
+  kAbs = 2,
+  kNeg = 3,
+  kSquare = 4,
+  kRsqrt = 6,
+  kSqrt = 7,
+  kReciprocal = 8,
+  kFloor = 9,
+  kCeil = 10,
+  kLog = 11,
+  kSin = 12,
+  kCos = 13,
+  kRound = 14,
+  kSoftplus = 15,
+  kSign = 16
+};
 enum Act { kNone = 0, kRelu = 1, kRelu6 = 2, kElu = 3, kLeaky = 4, kSigmoid = 6, kTanh = 7 };
 
 std::vector<runtime::TensorView> unary(OpContext& c, int op, int act = 0, float alpha = 0.f) {
@@ -102,7 +119,7 @@ std::vector<runtime::TensorView> add_n(OpContext& c) {
 }
 
 // Within the 16 samplers every GL 4.3 driver gives a compute shader.
-bool add_n_supported(const graph::Node& n) {
+bool add_n_supported(const graph::Node& n, InputInfos) {
   return n.inputs.size() >= 1 && n.inputs.size() <= 16;
 }
 
@@ -112,17 +129,22 @@ bool add_n_supported(const graph::Node& n) {
 extern const GlOpEntry kElementwiseOps[];
 extern const std::size_t kNumElementwiseOps;
 const GlOpEntry kElementwiseOps[] = {
-    {"Relu", unary_op<kAct, kRelu>, nullptr}, {"Relu6", unary_op<kAct, kRelu6>, nullptr},
-    {"Elu", unary_op<kAct, kElu>, nullptr},   {"Sigmoid", unary_op<kAct, kSigmoid>, nullptr},
-    {"Tanh", unary_op<kAct, kTanh>, nullptr}, {"LeakyRelu", leaky_relu, nullptr},
-    {"Exp", unary_op<kExp>, nullptr},         {"Abs", unary_op<kAbs>, nullptr},
-    {"Neg", unary_op<kNeg>, nullptr},         {"Square", unary_op<kSquare>, nullptr},
-    {"Add", binary_op<kAdd>, nullptr},        {"AddV2", binary_op<kAdd>, nullptr},
-    {"Sub", binary_op<kSub>, nullptr},        {"Mul", binary_op<kMul>, nullptr},
-    {"RealDiv", binary_op<kDiv>, nullptr},    {"Maximum", binary_op<kMax>, nullptr},
-    {"Minimum", binary_op<kMin>, nullptr},    {"SquaredDifference", binary_op<kSqDiff>, nullptr},
-    {"Prelu", binary_op<kPrelu>, nullptr},    {"BiasAdd", bias_add, nullptr},
-    {"AddN", add_n, add_n_supported},
+    {"Relu", unary_op<kAct, kRelu>, nullptr},   {"Relu6", unary_op<kAct, kRelu6>, nullptr},
+    {"Elu", unary_op<kAct, kElu>, nullptr},     {"Sigmoid", unary_op<kAct, kSigmoid>, nullptr},
+    {"Tanh", unary_op<kAct, kTanh>, nullptr},   {"LeakyRelu", leaky_relu, nullptr},
+    {"Exp", unary_op<kExp>, nullptr},           {"Abs", unary_op<kAbs>, nullptr},
+    {"Neg", unary_op<kNeg>, nullptr},           {"Square", unary_op<kSquare>, nullptr},
+    {"Add", binary_op<kAdd>, nullptr},          {"AddV2", binary_op<kAdd>, nullptr},
+    {"Sub", binary_op<kSub>, nullptr},          {"Mul", binary_op<kMul>, nullptr},
+    {"RealDiv", binary_op<kDiv>, nullptr},      {"Maximum", binary_op<kMax>, nullptr},
+    {"Minimum", binary_op<kMin>, nullptr},      {"SquaredDifference", binary_op<kSqDiff>, nullptr},
+    {"Prelu", binary_op<kPrelu>, nullptr},      {"BiasAdd", bias_add, nullptr},
+    {"AddN", add_n, add_n_supported},           {"Rsqrt", unary_op<kRsqrt>, nullptr},
+    {"Sqrt", unary_op<kSqrt>, nullptr},         {"Reciprocal", unary_op<kReciprocal>, nullptr},
+    {"Floor", unary_op<kFloor>, nullptr},       {"Ceil", unary_op<kCeil>, nullptr},
+    {"Log", unary_op<kLog>, nullptr},           {"Sin", unary_op<kSin>, nullptr},
+    {"Cos", unary_op<kCos>, nullptr},           {"Round", unary_op<kRound>, nullptr},
+    {"Softplus", unary_op<kSoftplus>, nullptr}, {"Sign", unary_op<kSign>, nullptr},
 };
 const std::size_t kNumElementwiseOps = std::size(kElementwiseOps);
 

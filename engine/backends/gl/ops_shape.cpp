@@ -1,5 +1,7 @@
-// Ops that move elements without arithmetic: Reshape, ConcatV2, Pad, PadV2, StridedSlice (without
-// ellipsis and new axes). Each output lane finds its source lane (gather_lanes.comp).
+// Ops that move elements without arithmetic: Reshape, ExpandDims, Squeeze, Cast, ConcatV2, Pack,
+// Unpack, Split, SplitV, Slice, Transpose, Tile, Pad, PadV2, StridedSlice (without ellipsis and new
+// axes). A view whose padded layout is unchanged shares its texture; otherwise each output lane
+// finds its source lane (gather_lanes.comp).
 #include <algorithm>
 
 #include "backends/gl/gl_op.h"
@@ -29,6 +31,272 @@ std::vector<runtime::TensorView> gather(OpContext& c, std::vector<const GlTensor
   return OpContext::result(out, out_shape);
 }
 
+// Unpadded output dim d of a rank-r output, as GLSL over the padded index o.
+std::string out_dim(std::size_t r, std::size_t d) {
+  return "o[" + std::to_string(4 - r + d) + "]";
+}
+
+// "lane_inK(...)" for unpadded input index expressions (padded on the left with 0).
+std::string lane_of(std::size_t k, const std::vector<std::string>& dims) {
+  std::string s = "lane_in" + std::to_string(k) + "(";
+  for (std::size_t i = 0; i < 4; ++i) {
+    const std::size_t pad = 4 - dims.size();
+    s += (i ? ", " : "") + (i < pad ? std::string("0") : dims[i - pad]);
+  }
+  return s + ")";
+}
+
+// Input 0 under another shape with the same elements in the same order: shares the texture when
+// the padded layout is unchanged (leading 1s differ), else copies lane by lane.
+std::vector<runtime::TensorView> view(OpContext& c, const Shape& out_shape) {
+  const GlTensorData& in = c.tex(0);
+  const auto lo = layout_of(out_shape);
+  if (!lo) c.fail("output rank " + std::to_string(out_shape.size()) + " is over 4");
+  if (*lo == in.layout()) return {runtime::TensorView{c.input_data(0), DType::Float32, out_shape}};
+  const auto il = in.layout();
+  std::string g = "float source_lane(ivec4 o) {\n" + out_flat() +
+                  split_flat({il.n, il.h, il.w, il.c}) + "  return lane_in0(i0, i1, i2, i3);\n}\n";
+  return gather(c, {&in}, out_shape, g);
+}
+
+std::int64_t norm_axis(const OpContext& c, std::int64_t axis, std::size_t rank) {
+  const auto r = static_cast<std::int64_t>(rank);
+  if (axis < -r || axis >= r)
+    c.fail("axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(r));
+  return axis < 0 ? axis + r : axis;
+}
+
+std::vector<runtime::TensorView> expand_dims(OpContext& c) {
+  c.expect_inputs(2, 2);
+  Shape s = c.shape(0);
+  const auto a = c.ints(1);
+  if (a.size() != 1) c.fail("axis must be a scalar");
+  s.insert(s.begin() + norm_axis(c, a[0], s.size() + 1), 1);
+  return view(c, s);
+}
+
+std::vector<runtime::TensorView> squeeze(OpContext& c) {
+  c.expect_inputs(1, 1);
+  const Shape& x = c.shape(0);
+  auto dims = c.int_list("squeeze_dims", {});
+  if (dims.empty()) dims = c.int_list("axis", {});
+  std::vector<bool> drop(x.size(), dims.empty());
+  for (auto d : dims) drop[static_cast<std::size_t>(norm_axis(c, d, x.size()))] = true;
+  Shape s;
+  for (std::size_t d = 0; d < x.size(); ++d) {
+    if (drop[d] && x[d] != 1 && !dims.empty())
+      c.fail("cannot squeeze dim " + std::to_string(d) + " of " + shape_to_string(x));
+    if (!drop[d] || x[d] != 1) s.push_back(x[d]);
+  }
+  return view(c, s);
+}
+
+// Cast to float: a float input is shared; int32 and bool inputs (kept on the host) become a
+// texture.
+std::vector<runtime::TensorView> cast(OpContext& c) {
+  c.expect_inputs(1, 1);
+  if (c.dtype(0) == DType::Float32) return view(c, c.shape(0));
+  HostTensor h = c.host(0);
+  HostTensor f = HostTensor::zeros(DType::Float32, h.shape);
+  auto dst = f.mutable_values<float>();
+  if (h.dtype == DType::Int32) {
+    const auto src = h.values<std::int32_t>();
+    for (std::size_t i = 0; i < dst.size(); ++i) dst[i] = static_cast<float>(src[i]);
+  } else if (h.dtype == DType::Bool) {
+    const auto src = h.values<std::uint8_t>();
+    for (std::size_t i = 0; i < dst.size(); ++i) dst[i] = src[i] ? 1.f : 0.f;
+  } else {
+    c.fail("cannot cast " + std::string(to_string(h.dtype)) + " to float32 on gl");
+  }
+  return {runtime::TensorView{c.upload(f), DType::Float32, f.shape}};
+}
+
+bool cast_supported(const graph::Node& n, InputInfos) {
+  const auto* to = std::get_if<graph::TypeAttr>(n.attr("DstT"));
+  const auto* from = std::get_if<graph::TypeAttr>(n.attr("SrcT"));
+  if (!to || to->tf != "DT_FLOAT") return false;
+  return !from || from->tf == "DT_FLOAT" || from->tf == "DT_INT32" || from->tf == "DT_BOOL";
+}
+
+// Output k of a split of input `in` along `axis`, starting at `begin`.
+std::vector<runtime::TensorView> slice_along(OpContext& c, std::size_t in, std::size_t axis,
+                                             std::int64_t begin, std::int64_t size, bool drop) {
+  const Shape& x = c.shape(in);
+  Shape out = x;
+  if (drop)
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(axis));
+  else
+    out[axis] = size;
+  std::vector<std::string> src;
+  std::size_t od = 0;
+  for (std::size_t d = 0; d < x.size(); ++d) {
+    if (d == axis && drop) {
+      src.push_back(std::to_string(begin));
+      continue;
+    }
+    std::string e = out_dim(out.size(), od++);
+    if (d == axis && begin) e = "(" + e + " + " + std::to_string(begin) + ")";
+    src.push_back(e);
+  }
+  const std::string g = "float source_lane(ivec4 o) { return " + lane_of(0, src) + "; }\n";
+  return gather(c, {&c.tex(in)}, out, g);
+}
+
+std::vector<runtime::TensorView> split_sizes(OpContext& c, std::size_t in, std::int64_t axis,
+                                             const std::vector<std::int64_t>& sizes) {
+  std::vector<runtime::TensorView> outs;
+  std::int64_t begin = 0;
+  for (auto sz : sizes) {
+    auto o = slice_along(c, in, static_cast<std::size_t>(axis), begin, sz, false);
+    outs.push_back(std::move(o[0]));
+    begin += sz;
+  }
+  return outs;
+}
+
+std::vector<runtime::TensorView> unpack(OpContext& c) {
+  c.expect_inputs(1, 1);
+  const Shape& x = c.shape(0);
+  if (x.empty()) c.fail("cannot unpack a scalar");
+  const auto axis = static_cast<std::size_t>(norm_axis(c, c.int_attr("axis", 0), x.size()));
+  std::vector<runtime::TensorView> outs;
+  for (std::int64_t k = 0; k < x[axis]; ++k) outs.push_back(slice_along(c, 0, axis, k, 1, true)[0]);
+  return outs;
+}
+
+std::vector<runtime::TensorView> split(OpContext& c) {
+  c.expect_inputs(2, 2);
+  const Shape& x = c.shape(1);
+  const auto a = c.ints(0);
+  if (a.size() != 1) c.fail("axis must be a scalar");
+  const std::int64_t axis = norm_axis(c, a[0], x.size());
+  const std::int64_t num = c.int_attr("num_split", 1);
+  if (num <= 0 || x[static_cast<std::size_t>(axis)] % num != 0)
+    c.fail("cannot split " + shape_to_string(x) + " into " + std::to_string(num) + " parts");
+  return split_sizes(c, 1, axis,
+                     std::vector<std::int64_t>(static_cast<std::size_t>(num),
+                                               x[static_cast<std::size_t>(axis)] / num));
+}
+
+std::vector<runtime::TensorView> split_v(OpContext& c) {
+  c.expect_inputs(3, 3);
+  const Shape& x = c.shape(0);
+  auto sizes = c.ints(1);
+  const auto a = c.ints(2);
+  if (a.size() != 1) c.fail("axis must be a scalar");
+  const std::int64_t axis = norm_axis(c, a[0], x.size());
+  const std::int64_t dim = x[static_cast<std::size_t>(axis)];
+  std::int64_t known = 0;
+  int unknown = -1;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1 && unknown < 0)
+      unknown = static_cast<int>(i);
+    else if (sizes[i] < 0)
+      c.fail("size_splits has a negative size");
+    else
+      known += sizes[i];
+  }
+  if (unknown >= 0) sizes[static_cast<std::size_t>(unknown)] = dim - known;
+  if ((unknown >= 0 && dim - known < 0) || (unknown < 0 && known != dim))
+    c.fail("size_splits do not add up to " + std::to_string(dim));
+  return split_sizes(c, 0, axis, sizes);
+}
+
+bool num_outputs_match(const graph::Node& n, InputInfos) {
+  return !n.outputs.empty();
+}
+
+std::vector<runtime::TensorView> slice(OpContext& c) {
+  c.expect_inputs(3, 3);
+  const Shape& x = c.shape(0);
+  const auto begin = c.ints(1), size = c.ints(2);
+  if (begin.size() != x.size() || size.size() != x.size())
+    c.fail("begin and size must have one value per dim of " + shape_to_string(x));
+  Shape out;
+  std::vector<std::string> src;
+  for (std::size_t d = 0; d < x.size(); ++d) {
+    const std::int64_t b = begin[d], sz = size[d] == -1 ? x[d] - b : size[d];
+    if (b < 0 || sz < 0 || b + sz > x[d])
+      c.fail("slice " + std::to_string(b) + "+" + std::to_string(sz) + " is outside dim " +
+             std::to_string(d) + " of " + shape_to_string(x));
+    out.push_back(sz);
+    src.push_back("(" + out_dim(x.size(), d) + " + " + std::to_string(b) + ")");
+  }
+  const std::string g = "float source_lane(ivec4 o) { return " + lane_of(0, src) + "; }\n";
+  return gather(c, {&c.tex(0)}, out, g);
+}
+
+std::vector<runtime::TensorView> transpose(OpContext& c) {
+  c.expect_inputs(2, 2);
+  const Shape& x = c.shape(0);
+  const auto perm = c.ints(1);
+  if (perm.size() != x.size()) c.fail("perm must have one entry per dim");
+  Shape out(x.size());
+  std::vector<std::string> src(x.size());
+  std::vector<bool> seen(x.size(), false);
+  for (std::size_t d = 0; d < perm.size(); ++d) {
+    const auto p = static_cast<std::size_t>(norm_axis(c, perm[d], x.size()));
+    if (seen[p]) c.fail("perm repeats dim " + std::to_string(p));
+    seen[p] = true;
+    out[d] = x[p];
+    src[p] = out_dim(x.size(), d);
+  }
+  const std::string g = "float source_lane(ivec4 o) { return " + lane_of(0, src) + "; }\n";
+  return gather(c, {&c.tex(0)}, out, g);
+}
+
+std::vector<runtime::TensorView> tile(OpContext& c) {
+  c.expect_inputs(2, 2);
+  const Shape& x = c.shape(0);
+  const auto m = c.ints(1);
+  if (m.size() != x.size()) c.fail("multiples must have one entry per dim");
+  Shape out;
+  std::vector<std::string> src;
+  for (std::size_t d = 0; d < x.size(); ++d) {
+    if (m[d] < 0) c.fail("negative multiple");
+    out.push_back(x[d] * m[d]);
+    src.push_back("(" + out_dim(x.size(), d) + " % " +
+                  std::to_string(std::max<std::int64_t>(1, x[d])) + ")");
+  }
+  const std::string g = "float source_lane(ivec4 o) { return " + lane_of(0, src) + "; }\n";
+  return gather(c, {&c.tex(0)}, out, g);
+}
+
+// Stacks same-shaped inputs along a new axis.
+std::vector<runtime::TensorView> pack(OpContext& c) {
+  if (c.num_inputs() == 0) c.fail("Pack needs inputs");
+  const Shape& first = c.shape(0);
+  const auto axis = static_cast<std::size_t>(norm_axis(c, c.int_attr("axis", 0), first.size() + 1));
+  Shape out = first;
+  out.insert(out.begin() + static_cast<std::ptrdiff_t>(axis),
+             static_cast<std::int64_t>(c.num_inputs()));
+  std::vector<std::string> src;
+  for (std::size_t d = 0; d < out.size(); ++d)
+    if (d != axis) src.push_back(out_dim(out.size(), d));
+  std::vector<const GlTensorData*> in;
+  std::string g = "float source_lane(ivec4 o) {\n  int k = " + out_dim(out.size(), axis) + ";\n";
+  for (std::size_t i = 0; i < c.num_inputs(); ++i) {
+    if (c.shape(i) != first)
+      c.fail("input " + std::to_string(i) + " has shape " + shape_to_string(c.shape(i)) +
+             ", input 0 has " + shape_to_string(first));
+    g += "  if (k == " + std::to_string(i) + ") return " + lane_of(i, src) + ";\n";
+    in.push_back(&c.tex(i));
+  }
+  g += "  return 0.0;\n}\n";
+  return gather(c, std::move(in), out, g);
+}
+
+bool pack_supported(const graph::Node& n, InputInfos inputs) {
+  if (n.inputs.empty() || n.inputs.size() > 16) return false;
+  // TF.js lets shapes differ by size-1 dims; the kernel takes equal shapes only.
+  const PartialShape* first = known_shape(inputs, 0);
+  for (std::size_t i = 1; i < inputs.size(); ++i) {
+    const PartialShape* s = known_shape(inputs, i);
+    if (!first || !s || !(*s == *first)) return inputs.empty();
+  }
+  return true;
+}
+
 std::vector<runtime::TensorView> reshape(OpContext& c) {
   c.expect_inputs(2, 2);
   const Shape& x = c.shape(0);
@@ -56,15 +324,7 @@ std::vector<runtime::TensorView> reshape(OpContext& c) {
   }
   if (num_elements(out_shape) != total)
     c.fail("cannot reshape " + shape_to_string(x) + " to " + shape_to_string(out_shape));
-  const GlTensorData& in = c.tex(0);
-  const auto lo = layout_of(out_shape);
-  if (!lo) c.fail("output rank " + std::to_string(out_shape.size()) + " is over 4");
-  // Same texel layout (only leading 1s differ): share the texture, no dispatch.
-  if (*lo == in.layout()) return {runtime::TensorView{c.input_data(0), DType::Float32, out_shape}};
-  const auto il = in.layout();
-  std::string g = "float source_lane(ivec4 o) {\n" + out_flat() +
-                  split_flat({il.n, il.h, il.w, il.c}) + "  return lane_in0(i0, i1, i2, i3);\n}\n";
-  return gather(c, {&in}, out_shape, g);
+  return view(c, out_shape);
 }
 
 std::vector<runtime::TensorView> concat(OpContext& c) {
@@ -105,7 +365,7 @@ std::vector<runtime::TensorView> concat(OpContext& c) {
   return gather(c, std::move(in), out_shape, g);
 }
 
-bool concat_supported(const graph::Node& n) {
+bool concat_supported(const graph::Node& n, InputInfos) {
   return n.inputs.size() >= 2 && n.inputs.size() <= 17;  // 16 samplers + the axis
 }
 
@@ -181,7 +441,7 @@ std::vector<runtime::TensorView> strided_slice(OpContext& c) {
   return gather(c, {&c.tex(0)}, out_shape, g);
 }
 
-bool strided_slice_supported(const graph::Node& n) {
+bool strided_slice_supported(const graph::Node& n, InputInfos) {
   return n.attr_or<std::int64_t>("ellipsis_mask", 0) == 0 &&
          n.attr_or<std::int64_t>("new_axis_mask", 0) == 0;
 }
@@ -196,6 +456,16 @@ const GlOpEntry kShapeOps[] = {
     {"Pad", pad, nullptr},
     {"PadV2", pad, nullptr},
     {"StridedSlice", strided_slice, strided_slice_supported},
+    {"ExpandDims", expand_dims, nullptr},
+    {"Squeeze", squeeze, nullptr},
+    {"Cast", cast, cast_supported},
+    {"Unpack", unpack, num_outputs_match},
+    {"Split", split, num_outputs_match},
+    {"SplitV", split_v, num_outputs_match},
+    {"Slice", slice, nullptr},
+    {"Transpose", transpose, nullptr},
+    {"Tile", tile, nullptr},
+    {"Pack", pack, pack_supported},
 };
 const std::size_t kNumShapeOps = std::size(kShapeOps);
 

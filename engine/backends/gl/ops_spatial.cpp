@@ -46,7 +46,9 @@ std::string split_flat(const std::array<std::int64_t, 4>& d) {
          ";\n";
 }
 
-std::vector<runtime::TensorView> mean(OpContext& c) {
+enum Reduce { kMean, kSum, kMax, kMin, kProd };
+
+std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
   c.expect_inputs(2, 2);
   const Shape& x = c.shape(0);
   const int rank = static_cast<int>(x.size());
@@ -64,12 +66,12 @@ std::vector<runtime::TensorView> mean(OpContext& c) {
       out_shape.push_back(1);
   }
   for (int a : axes)
-    if (x[static_cast<std::size_t>(a)] == 0) c.fail("mean over an empty axis");
+    if (x[static_cast<std::size_t>(a)] == 0 && op == kMean) c.fail("mean over an empty axis");
   auto out = c.output(out_shape);
   KernelCall call;
   call.inputs = {&c.tex(0)};
   call.output = out.get();
-  if (rank == 4 && axes == std::set<int>{1, 2}) {
+  if (op == kMean && rank == 4 && axes == std::set<int>{1, 2}) {
     // Global average pooling: whole texels at a time.
     call.shader = "mean_hw.comp";
     call.defines = def("KEEP", std::int64_t{keep});
@@ -81,19 +83,32 @@ std::vector<runtime::TensorView> mean(OpContext& c) {
       (axes.count(i) ? red : kept)[off + static_cast<std::size_t>(i)] =
           x[static_cast<std::size_t>(i)];
     std::int64_t count = red[0] * red[1] * red[2] * red[3];
-    std::string g =
-        "float source_lane(ivec4 o) {\n" + out_flat() + split_flat(kept) + "  float acc = 0.0;\n";
+    static const char* const init[] = {"0.0", "0.0", "-INF_F", "INF_F", "1.0"};
+    static const char* const step[] = {"acc += v", "acc += v", "acc = max(acc, v)",
+                                       "acc = min(acc, v)", "acc *= v"};
+    std::string g = "float source_lane(ivec4 o) {\n" + out_flat() + split_flat(kept) +
+                    "  float acc = " + init[op] + ";\n";
     g += "  for (int a = 0; a < " + std::to_string(red[0]) + "; ++a)\n";
     g += "  for (int b = 0; b < " + std::to_string(red[1]) + "; ++b)\n";
     g += "  for (int d = 0; d < " + std::to_string(red[2]) + "; ++d)\n";
     g += "  for (int e = 0; e < " + std::to_string(red[3]) + "; ++e)\n";
-    g += "    acc += lane_in0(i0 + a, i1 + b, i2 + d, i3 + e);\n";
-    g += "  return acc / " + std::to_string(count) + ".0;\n}\n";
+    g += "  { float v = lane_in0(i0 + a, i1 + b, i2 + d, i3 + e); " + std::string(step[op]) +
+         "; }\n";
+    g += op == kMean ? "  return acc / " + std::to_string(count) + ".0;\n}\n"
+                     : std::string("  return acc;\n}\n");
     call.shader = "gather_lanes.comp";
     call.extra = g;
   }
   c.dispatch(call);
   return OpContext::result(out, out_shape);
+}
+
+std::vector<runtime::TensorView> mean(OpContext& c) {
+  return reduce(c, kMean);
+}
+template <Reduce R>
+std::vector<runtime::TensorView> reduce_op(OpContext& c) {
+  return reduce(c, R);
 }
 
 std::vector<runtime::TensorView> softmax(OpContext& c) {
@@ -164,6 +179,10 @@ const GlOpEntry kSpatialOps[] = {
     {"MaxPool", max_pool, nullptr},
     {"AvgPool", avg_pool, nullptr},
     {"Mean", mean, nullptr},
+    {"Sum", reduce_op<kSum>, nullptr},
+    {"Max", reduce_op<kMax>, nullptr},
+    {"Min", reduce_op<kMin>, nullptr},
+    {"Prod", reduce_op<kProd>, nullptr},
     {"Softmax", softmax, nullptr},
     {"ResizeBilinear", resize_bilinear, nullptr},
     {"DepthToSpace", depth_to_space, nullptr},

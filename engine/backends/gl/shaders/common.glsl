@@ -7,6 +7,8 @@
 #define ACT_PRELU 5
 #define ACT_SIGMOID 6
 #define ACT_TANH 7
+#define NAN_F uintBitsToFloat(0x7fc00000u)
+#define INF_F uintBitsToFloat(0x7f800000u)
 
 // NaN passes through relu and relu6 (comparisons with NaN are false), as on TF.js cpu.
 vec4 act_relu(vec4 x) { return mix(x, vec4(0.0), lessThan(x, vec4(0.0))); }

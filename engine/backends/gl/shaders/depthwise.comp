@@ -1,5 +1,5 @@
-// DepthwiseConv2dNative (NHWC, filter [KH][KW][C][MULT]) with the fused epilogue. Output channel
-// oc = c * MULT + m.
+// DepthwiseConv2dNative (NHWC, filter [KH][KW][C][MULT], or [KH][KW][C] when PACKED) with the fused
+// epilogue. Output channel oc = c * MULT + m.
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
@@ -10,7 +10,10 @@ void main() {
     for (int kw = 0; kw < KW; ++kw) {
       int iw = w * SW - PAD_L + kw * DW;
       if (iw < 0 || iw >= IN0_W) continue;
-#if MULT == 1
+#if defined(PACKED)
+      // Filter repacked as [KH][KW][C]: four channels to a texel.
+      acc += load_in0(n, ih, iw, s) * load_in1(0, kh, kw, s);
+#elif MULT == 1
       vec4 x = load_in0(n, ih, iw, s);
       vec4 f = vec4(0.0);
       for (int j = 0; j < 4; ++j)

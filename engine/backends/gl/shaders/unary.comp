@@ -5,6 +5,17 @@
 #define OP_NEG 3
 #define OP_SQUARE 4
 #define OP_COPY 5
+#define OP_RSQRT 6
+#define OP_SQRT 7
+#define OP_RECIPROCAL 8
+#define OP_FLOOR 9
+#define OP_CEIL 10
+#define OP_LOG 11
+#define OP_SIN 12
+#define OP_COS 13
+#define OP_ROUND 14
+#define OP_SOFTPLUS 15
+#define OP_SIGN 16
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
@@ -19,6 +30,32 @@ void main() {
   vec4 y = -x;
 #elif OP == OP_SQUARE
   vec4 y = x * x;
+#elif OP == OP_RSQRT
+  // Outside the domain as IEEE says (GLSL leaves it undefined): 0 -> inf, negative -> NaN.
+  vec4 y = mix(inversesqrt(max(x, vec4(0.0))), vec4(NAN_F), lessThan(x, vec4(0.0)));
+  y = mix(y, vec4(INF_F), equal(x, vec4(0.0)));
+#elif OP == OP_SQRT
+  vec4 y = mix(sqrt(max(x, vec4(0.0))), vec4(NAN_F), lessThan(x, vec4(0.0)));
+#elif OP == OP_RECIPROCAL
+  vec4 y = 1.0 / x;
+#elif OP == OP_FLOOR
+  vec4 y = floor(x);
+#elif OP == OP_CEIL
+  vec4 y = ceil(x);
+#elif OP == OP_LOG
+  vec4 y = mix(log(max(x, vec4(1e-45))), vec4(NAN_F), lessThan(x, vec4(0.0)));
+  y = mix(y, vec4(-INF_F), equal(x, vec4(0.0)));
+#elif OP == OP_SIN
+  vec4 y = sin(x);
+#elif OP == OP_COS
+  vec4 y = cos(x);
+#elif OP == OP_ROUND
+  vec4 y = roundEven(x);
+#elif OP == OP_SOFTPLUS
+  // log(1 + e^x) without overflow: max(x, 0) + log(1 + e^-|x|).
+  vec4 y = max(x, vec4(0.0)) + log(vec4(1.0) + exp(-abs(x)));
+#elif OP == OP_SIGN
+  vec4 y = sign(x);
 #else
   vec4 y = x;
 #endif

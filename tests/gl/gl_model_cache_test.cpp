@@ -1,0 +1,122 @@
+// Caches on a real model (corpus blazeface) on gl: a second run in the same process builds no
+// program and uploads no weight (only the model's input crosses to gl); a second engine whose
+// backend shares the first one's disk folder loads every program from there and compiles none; the
+// model token defaults to a hash of the bundle's files.
+#include <QtTest>
+
+#include "backends/all_backends.h"
+#include "backends/gl/gl_backend.h"
+#include "graph/build.h"
+#include "io/deterministic_input.h"
+#include "model/bundle.h"
+#include "runtime/executor.h"
+#include "support/test_support.h"
+
+using namespace tfjsi;
+
+namespace {
+
+struct GlEngine {
+  runtime::Engine engine;
+  gl::GlBackend* gl = nullptr;
+  explicit GlEngine(const std::filesystem::path& cache_dir) {
+    backends::add_all_backends(engine);
+    gl = dynamic_cast<gl::GlBackend*>(engine.find_backend("gl"));
+    if (!gl) throw std::runtime_error("no gl backend registered");
+    const auto a = gl->availability();
+    if (!a.available) throw std::runtime_error("gl is not available: " + a.reason);
+    gl->set_program_cache_dir(cache_dir);
+    engine.set_backend("gl");
+  }
+};
+
+runtime::NamedTensors inputs_of(const graph::Graph& g, int& float_inputs) {
+  runtime::NamedTensors in;
+  float_inputs = 0;
+  for (const auto& e : g.inputs) {
+    const DType dt = e.dtype.value_or(DType::Float32);
+    float_inputs += dt == DType::Float32;
+    in[e.name] = io::deterministic_tensor(dt, io::default_shape(e.shape));
+  }
+  return in;
+}
+
+}  // namespace
+
+class GlModelCacheTest : public QObject {
+  Q_OBJECT
+
+  model::Bundle bundle_;
+  graph::Graph graph_;
+  test::TempDir cache_;
+
+ private slots:
+  void initTestCase() {
+    try {
+      bundle_ = model::load_bundle(test::corpus_model("blazeface"));
+      graph_ = graph::build_graph(bundle_);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
+  void secondRunCompilesAndUploadsNothing() {
+    GlEngine e(cache_.path);
+    runtime::Executor ex(e.engine, graph_);
+    QVERIFY2(ex.plan().fallbacks.empty(), "blazeface should run wholly on gl");
+    int float_inputs = 0;
+    const auto in = inputs_of(graph_, float_inputs);
+    e.gl->reset_stats();
+    const auto first = ex.run(in);
+    const gl::GlStats s1 = e.gl->stats();
+    QVERIFY(s1.new_programs > 0);
+    QVERIFY(s1.uploads > float_inputs);  // the weights went up
+    const auto compiled = e.gl->programs()->stats().compiled;
+
+    e.gl->reset_stats();
+    const auto second = ex.run(in);
+    const gl::GlStats s2 = e.gl->stats();
+    QCOMPARE(s2.new_programs, std::int64_t{0});
+    QCOMPARE(e.gl->programs()->stats().compiled, compiled);
+    QCOMPARE(s2.uploads, std::int64_t{float_inputs});  // the input only, no weight
+    QVERIFY(s2.dispatches <= s1.dispatches);           // weights repacked on the first run stay
+    QCOMPARE(first.size(), second.size());
+    for (std::size_t i = 0; i < first.size(); ++i)
+      QVERIFY(first[i].values<float>().size() == second[i].values<float>().size() &&
+              std::equal(first[i].values<float>().begin(), first[i].values<float>().end(),
+                         second[i].values<float>().begin()));
+  }
+
+  void secondEngineLoadsEveryProgramFromDisk() {
+    GlEngine e(cache_.path);
+    if (e.gl->programs()->stats().compiled == 0 && !e.gl->programs()->disk_enabled())
+      QFAIL("the driver offers no program binary formats: the disk cache cannot work here");
+    runtime::Executor ex(e.engine, graph_);
+    int float_inputs = 0;
+    const auto in = inputs_of(graph_, float_inputs);
+    const auto compiled_before = e.gl->programs()->stats().compiled;  // the start-up probe
+    ex.run(in);
+    const auto& cs = e.gl->programs()->stats();
+    QCOMPARE(cs.compiled, compiled_before);
+    QVERIFY(cs.disk_loaded > 0);
+    QCOMPARE(cs.disk_rejected, std::int64_t{0});
+  }
+
+  void modelTokenDefaultsToBundleHash() {
+    GlEngine e(cache_.path);
+    e.gl->set_model(bundle_);
+    std::vector<std::filesystem::path> files{bundle_.model_json};
+    for (const auto& s : bundle_.shards) files.push_back(s.path);
+    const std::string want = gl::model_token_of_files(files);
+    QCOMPARE(e.gl->programs()->model_token(), want);
+    // The flag, when set, wins.
+    e.engine.flags().set("gl.model_token", "mine");
+    runtime::Executor ex(e.engine, graph_);
+    int float_inputs = 0;
+    ex.run(inputs_of(graph_, float_inputs));
+    QCOMPARE(e.gl->programs()->model_token(), std::string("mine"));
+  }
+};
+
+QTEST_GUILESS_MAIN(GlModelCacheTest)
+#include "gl_model_cache_test.moc"
