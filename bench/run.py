@@ -1,0 +1,370 @@
+#!/usr/bin/env python3
+"""Inference time of tfjsi's backends against TF.js's cpu and wasm backends, measured in one run.
+
+Each round runs, for every model and one after the other (so that all see the same machine load):
+  - TF.js cpu and TF.js wasm (one thread): node tests/reference/time-tfjs.mjs MODEL --backend B;
+  - tfjsi bench MODEL --backend B --json for B in cpu, xnnpack (default threads and --threads 1)
+    and gl, those that `tfjsi env --json` says are available.
+Both sides get the same inputs: the deterministic generator of DESIGN.md, with the shapes and
+constants of tests/reference/input-overrides.json (written here as .npy for tfjsi). Each process
+times --runs warm runs after --warmup; a round's figure is that median, the table's figure is the
+median over rounds. The machine is shared, so only medians and ratios are worth quoting.
+
+FLOPs: one `tfjsi run --backend cpu --flag debug=true` per model logs every kernel with its input
+and output shapes; conv, depthwise, transposed conv and matmul multiply-adds are counted from those
+(x2 for FLOPs). Peak GFLOP/s is cores x FMA units x fp32 lanes x 2 x clock, from /proc/cpuinfo.
+
+Writes the table to bench/results/<date>.md (or --out) and prints it.
+
+usage: bench/run.py [--rounds N] [--runs N] [--warmup N] [--tfjsi PATH] [--configs LIST]
+                    [--out FILE] [MODEL...]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NODE_SCRIPT = os.path.join(ROOT, "tests", "reference", "time-tfjs.mjs")
+OVERRIDES = os.path.join(ROOT, "tests", "reference", "input-overrides.json")
+DEFAULT_CORPUS = os.path.join(os.environ.get("TFJSI_CACHE_DIR", os.path.expanduser("~/.cache/tfjs-inspector")),
+                              "corpus", "human-models-3.0.4", "package", "models")
+# Column order; each config is one process per model and round.
+CONFIGS = ["tfjs-cpu", "tfjs-wasm", "cpu", "xnnpack", "xnnpack-t1", "gl"]
+LABELS = {"tfjs-cpu": "TF.js cpu", "tfjs-wasm": "TF.js wasm (1 thr)", "cpu": "ours cpu",
+          "xnnpack": "ours xnnpack", "xnnpack-t1": "ours xnnpack 1 thr", "gl": "ours gl"}
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ---- inputs ----
+
+def write_npy(path, dtype, shape, values):
+    """NumPy 1.0 file, little endian, C order; dtype 'float32' or 'int32'."""
+    descr, fmt = {"float32": ("<f4", "f"), "int32": ("<i4", "i")}[dtype]
+    shape_txt = f"({shape[0]},)" if len(shape) == 1 else "(" + ", ".join(str(d) for d in shape) + ")"
+    header = f"{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape_txt}, }}"
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
+        f.write(struct.pack(f"<{len(values)}{fmt}", *values))
+
+
+def generated(count, dtype):
+    hashes = ((i * 2654435761) & 0xFFFFFFFF for i in range(count))
+    if dtype == "float32":
+        return [h / 4294967296 for h in hashes]
+    return [h >> 24 for h in hashes]
+
+
+def override_args(model_path, name, tmpdir):
+    """--input NAME=FILE.npy arguments for the inputs input-overrides.json changes."""
+    with open(OVERRIDES) as f:
+        overrides = json.load(f).get(name)
+    if not overrides:
+        return []
+    with open(model_path) as f:
+        model_json = json.load(f)
+
+    # TF.js holds every integer input (uint8 images included) as int32.
+    def gen_dtype(tf_dtype):
+        return "float32" if tf_dtype in (None, "DT_FLOAT", "DT_HALF") else "int32"
+
+    dtypes = {}
+    for node in model_json.get("modelTopology", {}).get("node", []):
+        if node.get("op") == "Placeholder":
+            dtypes[node["name"]] = gen_dtype(node.get("attr", {}).get("dtype", {}).get("type"))
+    for key, info in model_json.get("signature", {}).get("inputs", {}).items():
+        dtypes[key] = dtypes[info["name"].split(":")[0]] = gen_dtype(info.get("dtype"))
+    args = []
+    for k, (input_name, ov) in enumerate(overrides.items()):
+        dtype = dtypes.get(input_name, "float32")
+        shape = ov["shape"]
+        count = 1
+        for d in shape:
+            count *= d
+        values = [ov["value"]] * count if "value" in ov else generated(count, dtype)
+        path = os.path.join(tmpdir, f"{name}_{k}.npy")
+        write_npy(path, dtype, shape, values)
+        args += ["--input", f"{input_name}={path}"]
+    return args
+
+
+# ---- FLOPs ----
+
+SHAPE = re.compile(r"\w+\[([0-9,]*)\]")
+
+
+def shapes(text):
+    return [[int(d) for d in m.group(1).split(",") if d] for m in SHAPE.finditer(text)]
+
+
+def prod(dims):
+    p = 1
+    for d in dims:
+        p *= d
+    return p
+
+
+def kernel_macs(op, ins, outs):
+    """Multiply-adds of one kernel from its input and output shapes (0 for other ops)."""
+    if not outs or not ins:
+        return 0
+    out = outs[0]
+    if op in ("Conv2D", "_FusedConv2D") and len(ins) >= 2 and len(ins[1]) == 4:
+        kh, kw, cin, _ = ins[1]
+        return prod(out) * kh * kw * cin
+    if op in ("DepthwiseConv2dNative", "FusedDepthwiseConv2dNative") and len(ins) >= 2 and len(ins[1]) == 4:
+        kh, kw = ins[1][0], ins[1][1]
+        return prod(out) * kh * kw
+    if op == "Conv2DBackpropInput" and len(ins) >= 3 and len(ins[1]) == 4:
+        kh, kw, cout, _ = ins[1]  # each input (dy) element scatters kh*kw*cout products
+        return prod(ins[2]) * kh * kw * cout
+    if op in ("MatMul", "_FusedMatMul", "BatchMatMul", "BatchMatMulV2") and len(ins) >= 2 and out:
+        return prod(ins[0]) * out[-1]  # batch*M*K times N, whatever the transposes
+    return 0
+
+
+def count_flops(tfjsi, model, extra):
+    proc = subprocess.run([tfjsi, "run", model, "--backend", "cpu", "--flag", "debug=true"] + extra,
+                          capture_output=True, text=True, timeout=1800)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "run failed")
+    macs = 0
+    for line in proc.stderr.splitlines():
+        m = re.match(r"\[debug\] (\S+) '.*' on \w+: in \((.*?)\) out \((.*?)\)", line)
+        if m:
+            macs += kernel_macs(m.group(1), shapes(m.group(2)), shapes(m.group(3)))
+    return 2 * macs
+
+
+# ---- the machine ----
+
+def machine_peak():
+    """(GFLOP/s of all cores, of one core, text saying how)."""
+    with open("/proc/cpuinfo") as f:
+        info = f.read()
+    flags = set(re.search(r"^flags\s*:\s*(.*)$", info, re.M).group(1).split())
+    mhz = [float(x) for x in re.findall(r"^cpu MHz\s*:\s*([0-9.]+)", info, re.M)]
+    model = re.search(r"^model name\s*:\s*(.*)$", info, re.M).group(1)
+    cores = os.cpu_count()
+    ghz = max(mhz) / 1000 if mhz else 0.0
+    lanes = 16 if "avx512f" in flags else 8 if "avx2" in flags else 4
+    fma_units = 2  # two FMA pipes per core on every AVX2/AVX-512 Intel server core since Haswell
+    fma = 2 if "fma" in flags else 1
+    per_core = fma_units * lanes * fma * ghz
+    how = (f"{model}, {cores} cores as the OS sees them, {ghz:.2f} GHz (cpu MHz in /proc/cpuinfo), "
+           f"{'AVX-512' if lanes == 16 else 'AVX2' if lanes == 8 else 'SSE'}: {lanes} fp32 lanes x "
+           f"{fma_units} FMA units x {fma} flops per FMA = {per_core:.1f} GFLOP/s a core, "
+           f"{per_core * cores:.1f} GFLOP/s in all. An upper bound: turbo, AVX-512 down-clocking "
+           f"and the other tenants of this shared machine are not counted.")
+    return per_core * cores, per_core, how
+
+
+# ---- timing ----
+
+def run_json(cmd, timeout):
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        lines = proc.stderr.strip().splitlines()
+        # Node prints a stack after the message: quote the message.
+        said = next((ln.strip() for ln in lines if re.search(r"error", ln, re.I)), lines[-1] if lines else "")
+        raise RuntimeError(f"exit {proc.returncode}: {said}")
+    return json.loads(proc.stdout)
+
+
+def time_config(config, args, model, name, extra):
+    """Median warm-run ms of one process, and its JSON."""
+    if config.startswith("tfjs-"):
+        cmd = ["node", NODE_SCRIPT, model, "--backend", config[5:], "--warmup", str(args.warmup),
+               "--runs", str(args.runs), "--load-runs", "1", "--name", name]
+    else:
+        backend = config.split("-")[0]
+        cmd = [args.tfjsi, "bench", model, "--backend", backend, "--warmup", str(args.warmup),
+               "--runs", str(args.runs), "--json"] + extra
+        if config.endswith("-t1"):
+            cmd += ["--threads", "1"]
+    j = run_json(cmd, args.timeout)
+    return j["median_ms"], j
+
+
+def fmt_ms(x):
+    if x is None:
+        return "-"
+    return f"{x:.0f}" if x >= 100 else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+
+
+def fmt_ratio(a, b):
+    return f"{a / b:.3f}" if a is not None and b else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("models", nargs="*", help="names in the corpus or model.json paths (default: the corpus)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per process")
+    ap.add_argument("--warmup", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds per process")
+    ap.add_argument("--tfjsi", default=os.path.join(ROOT, "build", "app", "tfjsi"))
+    ap.add_argument("--corpus", default=os.environ.get("TFJSI_CORPUS_DIR", DEFAULT_CORPUS))
+    ap.add_argument("--configs", default=",".join(CONFIGS), help="subset of " + ",".join(CONFIGS))
+    ap.add_argument("--memory-model", default="blazepose-heavy", help="model for the peak memory line")
+    ap.add_argument("--out", help="default bench/results/<date>.md")
+    args = ap.parse_args()
+
+    env = run_json([args.tfjsi, "env", "--json"], 300)
+    available = {b["name"] for b in env["backends"] if b["available"]}
+    configs = [c for c in args.configs.split(",") if c.startswith("tfjs-") or c.split("-")[0] in available]
+    for c in args.configs.split(","):
+        if c not in configs:
+            log(f"bench: {c} skipped: backend not available")
+
+    names = args.models or sorted(f[:-5] for f in os.listdir(args.corpus) if f.endswith(".json"))
+    models = [(n if n.endswith(".json") or os.path.sep in n else os.path.join(args.corpus, n + ".json")) for n in names]
+    tmpdir = tempfile.mkdtemp(prefix="tfjsi-bench-")
+    try:
+        rows = []
+        for model in models:
+            name = os.path.basename(model)[:-5] if os.path.basename(model) != "model.json" \
+                else os.path.basename(os.path.dirname(model))
+            extra = override_args(model, name, tmpdir)
+            row = {"name": name, "times": {c: [] for c in configs}, "errors": {}}
+            try:
+                row["flops"] = count_flops(args.tfjsi, model, extra)
+            except Exception as e:  # noqa: BLE001 - the table says which model failed and why
+                row["flops"] = None
+                log(f"bench: {name}: FLOPs: {e}")
+            for r in range(args.rounds):
+                for c in configs:
+                    if c in row["errors"]:
+                        continue
+                    try:
+                        ms, _ = time_config(c, args, model, name, extra)
+                        row["times"][c].append(ms)
+                        log(f"bench: {name} round {r + 1}/{args.rounds} {c}: {ms:.2f} ms")
+                    except Exception as e:  # noqa: BLE001
+                        row["errors"][c] = str(e)
+                        log(f"bench: {name} {c}: {e}")
+            row["median"] = {c: statistics.median(v) if v else None for c, v in row["times"].items()}
+            rows.append(row)
+
+        memory = None
+        if args.memory_model:
+            mm = os.path.join(args.corpus, args.memory_model + ".json")
+            try:
+                info = run_json([args.tfjsi, "info", mm, "--json"], 300)
+                memory = {"name": args.memory_model, "weights": info["weights"], "runs": {}}
+                for b in ("cpu", "xnnpack"):
+                    if b in available:
+                        memory["runs"][b] = run_json([args.tfjsi, "bench", mm, "--backend", b, "--warmup", "0",
+                                                      "--runs", "1", "--json"], args.timeout)
+            except Exception as e:  # noqa: BLE001
+                log(f"bench: memory of {args.memory_model}: {e}")
+        text = report(rows, configs, env, args, memory)
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+    out = args.out or os.path.join(ROOT, "bench", "results", datetime.date.today().isoformat() + ".md")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    with open(out, "w") as f:
+        f.write(text)
+    print(text)
+    log(f"bench: wrote {out}")
+
+
+def report(rows, configs, env, args, memory):
+    peak_all, peak_one, how = machine_peak()
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    threads = next((f["value"] for f in env["flags"] if f["name"] == "threads"), 0) or os.cpu_count()
+    lines = [f"# tfjsi against TF.js: inference time, {datetime.date.today().isoformat()}", "",
+             f"Machine: {platform.machine()}, {os.cpu_count()} cores, load average at the end "
+             f"{' '.join(load)} (shared machine). {args.rounds} interleaved rounds; each process times "
+             f"{args.runs} runs after {args.warmup} warm-up; figures are medians over rounds (ms). "
+             f"TF.js 4.22.0 in Node {subprocess.run(['node', '--version'], capture_output=True, text=True).stdout.strip()}; "
+             f"wasm on one thread (SIMD). Ours: default threads = {threads}.", "",
+             f"Peak: {how}", ""]
+    head = ["model", "GFLOP"] + [LABELS[c] for c in configs]
+    ratio_cols = []
+    if "cpu" in configs and "tfjs-cpu" in configs:
+        ratio_cols.append(("cpu / TF.js cpu", "cpu", "tfjs-cpu"))
+    for c in ("xnnpack", "xnnpack-t1", "gl"):
+        if c in configs and "tfjs-wasm" in configs:
+            ratio_cols.append((f"{c} / TF.js wasm", c, "tfjs-wasm"))
+    head += [r[0] for r in ratio_cols]
+    gf_cols = [c for c in ("cpu", "xnnpack", "xnnpack-t1") if c in configs]
+    head += [f"{c} GFLOP/s (% peak)" for c in gf_cols]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        med, fl = row["median"], row["flops"]
+        cells = [row["name"], f"{fl / 1e9:.3f}" if fl is not None else "?"]
+        cells += [fmt_ms(med[c]) if med[c] is not None else "error" for c in configs]
+        cells += [fmt_ratio(med[a], med[b]) for _, a, b in ratio_cols]
+        for c in gf_cols:
+            if med[c] and fl:
+                gfs = fl / (med[c] / 1000) / 1e9
+                peak = peak_one if c.endswith("-t1") else peak_all
+                cells.append(f"{gfs:.1f} ({100 * gfs / peak:.1f}%)")
+            else:
+                cells.append("-")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += [""] + summary(rows, configs)
+    errors = [(r["name"], c, e) for r in rows for c, e in r["errors"].items()]
+    if errors:
+        lines += ["", "Failures:", ""] + [f"- {n} {c}: {e}" for n, c, e in errors]
+    if memory:
+        w = memory["weights"]
+        lines += ["", f"## Peak memory of one run: {memory['name']}", "",
+                  f"Weights: {w['bytes_on_disk'] / 2**20:.1f} MiB on disk, {w['bytes_decoded'] / 2**20:.1f} MiB "
+                  "decoded (float32 in memory).", "",
+                  "| backend | peak RSS of the process (MiB) | peak live tensor bytes (MiB) | first run (ms) |",
+                  "|---|---|---|---|"]
+        for b, j in memory["runs"].items():
+            lines.append(f"| {b} | {j['peak_rss_mb']:.1f} | {j['peak_tensor_bytes'] / 2**20:.1f} | {j['first_ms']:.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+def summary(rows, configs):
+    out = ["## Summary", ""]
+
+    def ratios(a, b, subset=None):
+        rs = [(r["median"][a] / r["median"][b], r["name"]) for r in rows
+              if (subset is None or r["name"] in subset) and r["median"].get(a) and r["median"].get(b)]
+        return sorted(rs, reverse=True)
+
+    if "cpu" in configs and "tfjs-cpu" in configs:
+        rs = ratios("cpu", "tfjs-cpu")
+        ok = sum(1 for x, _ in rs if x <= 0.2)
+        worst = ", ".join(f"{n} {x:.3f}" for x, n in rs[:3])
+        out.append(f"- issue 3 (ours cpu <= 1/5 of TF.js cpu): {ok} of {len(rs)} models meet it; worst: {worst}.")
+    if "xnnpack" in configs and "tfjs-wasm" in configs:
+        rs = ratios("xnnpack", "tfjs-wasm")
+        ok = sum(1 for x, _ in rs if x < 1)
+        worst = ", ".join(f"{n} {x:.3f}" for x, n in rs[:3])
+        out.append(f"- issue 4 (ours xnnpack faster than TF.js wasm): {ok} of {len(rs)} models; worst: {worst}.")
+        top = {r["name"] for r in sorted((r for r in rows if r["flops"]), key=lambda r: -r["flops"])[:10]}
+        rs = ratios("xnnpack", "tfjs-wasm", top)
+        ok = sum(1 for x, _ in rs if x <= 1 / 3)
+        worst = ", ".join(f"{n} {x:.3f}" for x, n in rs[:3])
+        out.append(f"- issue 4 (ours xnnpack <= 1/3 of TF.js wasm on the ten models with the most FLOPs: "
+                   f"{', '.join(sorted(top))}): {ok} of {len(rs)}; worst: {worst}.")
+    if "xnnpack-t1" in configs and "tfjs-wasm" in configs:
+        rs = ratios("xnnpack-t1", "tfjs-wasm")
+        ok = sum(1 for x, _ in rs if x < 1)
+        out.append(f"- ours xnnpack on one thread faster than TF.js wasm (one thread): {ok} of {len(rs)} models.")
+    return out
+
+
+if __name__ == "__main__":
+    main()
