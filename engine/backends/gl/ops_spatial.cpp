@@ -65,13 +65,14 @@ std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
     else if (keep)
       out_shape.push_back(1);
   }
-  for (int a : axes)
-    if (x[static_cast<std::size_t>(a)] == 0 && op == kMean) c.fail("mean over an empty axis");
+  // A mean over an empty axis is 0 / 0: NaN, as on cpu.
+  bool empty = false;
+  for (int a : axes) empty = empty || x[static_cast<std::size_t>(a)] == 0;
   auto out = c.output(out_shape);
   KernelCall call;
   call.inputs = {&c.tex(0)};
   call.output = out.get();
-  if (op == kMean && rank == 4 && axes == std::set<int>{1, 2}) {
+  if (op == kMean && !empty && rank == 4 && axes == std::set<int>{1, 2}) {
     // Global average pooling: whole texels at a time.
     call.shader = "mean_hw.comp";
     call.defines = def("KEEP", std::int64_t{keep});
@@ -94,7 +95,8 @@ std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
     g += "  for (int e = 0; e < " + std::to_string(red[3]) + "; ++e)\n";
     g += "  { float v = lane_in0(i0 + a, i1 + b, i2 + d, i3 + e); " + std::string(step[op]) +
          "; }\n";
-    g += op == kMean ? "  return acc / " + std::to_string(count) + ".0;\n}\n"
+    g += op == kMean ? (count == 0 ? std::string("  return NAN_F;\n}\n")
+                                   : "  return acc / " + std::to_string(count) + ".0;\n}\n")
                      : std::string("  return acc;\n}\n");
     call.shader = "gather_lanes.comp";
     call.extra = g;
