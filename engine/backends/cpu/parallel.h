@@ -1,14 +1,11 @@
-// Parallel loops for the cpu kernels. The pthreadpool a kernel is given says how many threads it
-// may use (null: run inline); the loops themselves run on work_pool's threads, which stay fast
-// on a loaded machine (see work_pool.h). The body must not throw: a helper thread cannot carry an
-// exception back, so kernels validate everything before they start a parallel loop.
+// Parallel loops on the kernel's pthreadpool. With no pool (or one item) the loop runs inline.
+// The body must not throw: pthreadpool's workers cannot carry an exception back, so kernels
+// validate everything before they start a parallel loop.
 #pragma once
 
 #include <pthreadpool.h>
 
 #include <cstddef>
-
-#include "backends/cpu/work_pool.h"
 
 namespace tfjsi::cpu {
 
@@ -19,27 +16,29 @@ inline pthreadpool_t pool_for_work(pthreadpool_t pool, double work) {
   return work < kMinParallelWork ? nullptr : pool;
 }
 
-// Threads besides the caller that a loop on `pool` may use.
-inline std::size_t helper_threads(pthreadpool_t pool) {
-  const std::size_t threads = pool ? pthreadpool_get_threads_count(pool) : 1;
-  return threads > 1 ? threads - 1 : 0;
-}
-
 // Calls body(i) for i in [0, n).
 template <class Body>
 void parallel_for(pthreadpool_t pool, std::size_t n, const Body& body) {
-  run_parallel(helper_threads(pool), n, const_cast<Body*>(&body),
-               [](void* ctx, std::size_t b, std::size_t e) {
-                 const Body& f = *static_cast<const Body*>(ctx);
-                 for (std::size_t i = b; i < e; ++i) f(i);
-               });
+  if (!pool || n <= 1 || pthreadpool_get_threads_count(pool) <= 1) {
+    for (std::size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+  pthreadpool_parallelize_1d(
+      pool, [](void* ctx, std::size_t i) { (*static_cast<const Body*>(ctx))(i); },
+      const_cast<Body*>(&body), n, 0);
 }
 
 // Calls body(i, j) for i in [0, n0), j in [0, n1).
 template <class Body>
 void parallel_for_2d(pthreadpool_t pool, std::size_t n0, std::size_t n1, const Body& body) {
-  if (n1 == 0) return;
-  parallel_for(pool, n0 * n1, [&](std::size_t ij) { body(ij / n1, ij % n1); });
+  if (!pool || n0 * n1 <= 1 || pthreadpool_get_threads_count(pool) <= 1) {
+    for (std::size_t i = 0; i < n0; ++i)
+      for (std::size_t j = 0; j < n1; ++j) body(i, j);
+    return;
+  }
+  pthreadpool_parallelize_2d(
+      pool, [](void* ctx, std::size_t i, std::size_t j) { (*static_cast<const Body*>(ctx))(i, j); },
+      const_cast<Body*>(&body), n0, n1, 0);
 }
 
 // Splits [0, n) into about `chunks_per_thread` chunks per thread, each at least `min_chunk` long,

@@ -1,10 +1,7 @@
 #include "backends/cpu/tensor_util.h"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
-
-#include "backends/cpu/parallel.h"
 
 namespace tfjsi::cpu::tensor_ops {
 
@@ -145,20 +142,18 @@ void parallel_for_impl(pthreadpool_t pool, std::int64_t n, std::int64_t grain, v
   struct Job {
     void* ctx;
     void (*fn)(void*, std::int64_t, std::int64_t);
-    std::int64_t n, tile;
-  };
-  const std::size_t helpers = helper_threads(pool);
-  const auto threads = static_cast<std::int64_t>(helpers + 1);
+    std::int64_t n;
+  } job{fn_ctx, fn, n};
+  const std::size_t threads = pthreadpool_get_threads_count(pool);
   // A few chunks per thread balance the load without making chunks tiny.
-  const std::int64_t tile = std::max<std::int64_t>(grain, (n + threads * 4 - 1) / (threads * 4));
-  Job job{fn_ctx, fn, n, tile};
-  run_parallel(helpers, static_cast<std::size_t>((n + tile - 1) / tile), &job,
-               [](void* c, std::size_t b, std::size_t e) {
-                 const auto* j = static_cast<const Job*>(c);
-                 const std::int64_t begin = static_cast<std::int64_t>(b) * j->tile;
-                 const std::int64_t end = std::min(j->n, static_cast<std::int64_t>(e) * j->tile);
-                 j->fn(j->ctx, begin, end);
-               });
+  std::int64_t tile = std::max<std::int64_t>(
+      grain, (n + std::int64_t(threads) * 4 - 1) / (std::int64_t(threads) * 4));
+  auto task = [](void* c, std::size_t start, std::size_t len) {
+    auto* j = static_cast<Job*>(c);
+    j->fn(j->ctx, static_cast<std::int64_t>(start), static_cast<std::int64_t>(start + len));
+  };
+  pthreadpool_parallelize_1d_tile_1d(pool, task, &job, static_cast<std::size_t>(n),
+                                     static_cast<std::size_t>(tile), 0);
 }
 
 DType type_attr(const KernelContext& ctx, std::string_view key, DType fallback) {

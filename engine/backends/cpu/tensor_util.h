@@ -42,7 +42,7 @@ HostTensor convert(const HostTensor& t, DType to);
 std::int32_t js_to_int32(double v);
 
 // Runs fn(begin, end) over [0, n) in chunks of at least `grain` items, on `pool` when the work is
-// large enough (inline when the pool is null).
+// large enough (pthreadpool runs inline when the pool is null).
 void parallel_for_impl(pthreadpool_t pool, std::int64_t n, std::int64_t grain, void* fn_ctx,
                        void (*fn)(void*, std::int64_t, std::int64_t));
 template <class F>
