@@ -39,7 +39,10 @@ PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), 
   tree_->setObjectName("propertiesTree");
   tree_->setColumnCount(2);
   tree_->setHeaderLabels({tr("Property"), tr("Value")});
-  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  // Keys are short; values (names, shapes, tensors) need the room.
+  tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+  tree_->header()->resizeSection(0, 120);
+  tree_->setTextElideMode(Qt::ElideMiddle);
   tree_->setAlternatingRowColors(true);
   histogram_ = new HistogramWidget(body);
   histogram_->setObjectName("weightHistogram");
@@ -109,12 +112,12 @@ void PropertiesDock::show_node(int index) {
         what = qs(format_tensor_info(s.outputs[static_cast<size_t>(ref.output)]));
       if (s.op == "Const") what += QStringLiteral("  (const)");
     }
-    auto* it = add(inputs, QStringLiteral("%1: %2").arg(i).arg(src), what);
+    auto* it = add(inputs, QString::number(i), src + QStringLiteral("   ") + what);
     it->setData(0, Qt::UserRole, ref.node);
   }
   for (int c : n.control_inputs)
     if (c >= 0 && c < static_cast<int>(g.nodes.size()))
-      add(inputs, tr("^%1").arg(qs(g.nodes[static_cast<size_t>(c)].name)), tr("control"))
+      add(inputs, tr("control"), qs(g.nodes[static_cast<size_t>(c)].name))
           ->setData(0, Qt::UserRole, c);
   inputs->setExpanded(true);
 
@@ -129,7 +132,7 @@ void PropertiesDock::show_node(int index) {
   for (std::size_t j = 0; j < g.nodes.size(); ++j)
     for (const auto& ref : g.nodes[j].inputs)
       if (ref.node == index) {
-        add(users, qs(g.nodes[j].name), qs(g.nodes[j].op))
+        add(users, qs(g.nodes[j].op), qs(g.nodes[j].name))
             ->setData(0, Qt::UserRole, static_cast<int>(j));
         ++count;
         break;
@@ -171,7 +174,6 @@ void PropertiesDock::show_node(int index) {
       histogram_->show();
     }
   }
-  tree_->resizeColumnToContents(0);
 }
 
 }  // namespace tfjsi::ui

@@ -129,19 +129,38 @@ int ScopeTree::find_group(const std::string& path) const {
 std::set<std::string> ScopeTree::initial_open(int budget) const {
   std::set<std::string> open;
   if (groups_.empty()) return open;
-  int boxes = static_cast<int>(groups_[0].nodes.size() + groups_[0].groups.size());
-  std::deque<int> queue(groups_[0].groups.begin(), groups_[0].groups.end());
-  // Bigger groups first within a level would favour detail where the model is; breadth first
-  // keeps the overview balanced, which reads better.
+  auto items = [&](int g) {
+    const auto& grp = groups_[static_cast<size_t>(g)];
+    return static_cast<int>(grp.nodes.size() + grp.groups.size());
+  };
+  int boxes = items(0);
+  std::vector<int> frontier(groups_[0].groups.begin(), groups_[0].groups.end());
+  auto open_group = [&](int g) {
+    boxes += items(g) - 1;
+    open.insert(groups_[static_cast<size_t>(g)].path);
+    for (int c : groups_[static_cast<size_t>(g)].groups) frontier.push_back(c);
+  };
+  // A handful of boxes tells nothing (converted Keras models wrap everything in one or two
+  // scopes): open the biggest group until there is something to look at, budget or not.
+  constexpr int kUseful = 24;
+  while (boxes < kUseful && !frontier.empty()) {
+    auto it = std::max_element(frontier.begin(), frontier.end(), [&](int a, int b) {
+      return groups_[static_cast<size_t>(a)].total_nodes <
+             groups_[static_cast<size_t>(b)].total_nodes;
+    });
+    int g = *it;
+    frontier.erase(it);
+    open_group(g);
+  }
+  // Then breadth first, while the boxes stay within the budget: a balanced overview.
+  std::deque<int> queue(frontier.begin(), frontier.end());
+  frontier.clear();
   while (!queue.empty()) {
     int g = queue.front();
     queue.pop_front();
-    const auto& grp = groups_[static_cast<size_t>(g)];
-    int added = static_cast<int>(grp.nodes.size() + grp.groups.size()) - 1;
-    if (boxes + added > budget) continue;
-    boxes += added;
-    open.insert(grp.path);
-    for (int c : grp.groups) queue.push_back(c);
+    if (boxes + items(g) - 1 > budget) continue;
+    open_group(g);
+    for (int c : groups_[static_cast<size_t>(g)].groups) queue.push_back(c);
   }
   return open;
 }

@@ -32,8 +32,9 @@ class ScopeTree {
   int group_of_node(int node) const { return group_of_node_[static_cast<size_t>(node)]; }
   int find_group(const std::string& path) const;
   int visible_node_count() const { return groups_.empty() ? 0 : groups_[0].total_nodes; }
-  // Groups to open so that the view starts with at most about `budget` boxes: opens groups
-  // breadth first while the count of boxes stays within the budget.
+  // Groups to open so that the view starts useful and small: the biggest groups open until
+  // there are a couple of dozen boxes, then groups open breadth first while the count of boxes
+  // stays within `budget`.
   std::set<std::string> initial_open(int budget) const;
   // The paths of `group` and of every group above it (the root excluded).
   std::vector<std::string> ancestors_of_node(int node) const;

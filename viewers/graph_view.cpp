@@ -283,6 +283,8 @@ void GraphView::select_node(int node, bool center) {
     } else if (center && scene_) {
       center_on_item(scene_->item_of_node[static_cast<size_t>(node)]);
     }
+    // A layout still on its way would move the view again: centre once it lands.
+    if (center && outstanding_ > 0) center_on_next_layout_ = node;
   }
   emit nodeSelected(node);
   request_frames();

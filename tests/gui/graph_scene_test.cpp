@@ -109,13 +109,27 @@ class GraphSceneTest : public QObject {
   }
 
   void initialOpenRespectsBudget() {
-    const auto g = sample();
+    // A small graph opens whole: a few boxes are never worth hiding.
+    const auto small = sample();
+    QCOMPARE(ScopeTree(small, false).initial_open(3).size(), size_t{3});
+
+    // 40 two-node scopes, all inside one wrapping scope, as converted Keras models are.
+    graph::Graph g;
+    for (int i = 0; i < 40; ++i)
+      for (std::string leaf : {"a", "b"}) {
+        graph::Node n;
+        n.name = "wrap/s" + std::to_string(i) + "/" + leaf;
+        n.op = "Relu";
+        g.nodes.push_back(n);
+      }
+    g.rebuild_index();
     ScopeTree tree(g, false);
-    QVERIFY(tree.initial_open(3).empty());  // opening "net" would make 5 boxes
-    auto open = tree.initial_open(5);
-    QCOMPARE(open.size(), size_t{1});
-    QVERIFY(open.contains("net"));
-    QCOMPARE(tree.initial_open(100).size(), size_t{3});
+    auto open = tree.initial_open(45);
+    // The wrapper opens (one box says nothing), giving 40 boxes; each further scope adds one.
+    QVERIFY(open.contains("wrap"));
+    QCOMPARE(open.size(), size_t{1 + 5});
+    Scene s = build_scene(g, tree, open);
+    QCOMPARE(s.items.size(), size_t{45});
   }
 
   void layoutPlacesEveryBoxTopDown() {
