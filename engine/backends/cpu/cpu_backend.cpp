@@ -4,13 +4,6 @@
 
 namespace tfjsi::cpu {
 
-std::size_t CpuData::bytes() const {
-  std::size_t n = buffer_ ? buffer_->size() : 0;
-  if (strings_)
-    for (const auto& s : *strings_) n += s.size();
-  return n;
-}
-
 void CpuBackend::override_kernel(std::string op, Kernel fn) {
   if (fn)
     overrides_[std::move(op)] = fn;
@@ -34,12 +27,7 @@ std::shared_ptr<runtime::BackendData> CpuBackend::upload(const HostTensor& host)
 HostTensor CpuBackend::download(const runtime::TensorView& tensor) {
   const auto* d = dynamic_cast<const CpuData*>(tensor.data.get());
   if (!d) throw std::logic_error("cpu backend: data of another backend");
-  HostTensor t;
-  t.dtype = tensor.dtype;
-  t.shape = tensor.shape;
-  t.buffer = d->buffer();
-  t.strings = d->strings();
-  return t;
+  return d->as_host(tensor);
 }
 
 std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,

@@ -7,21 +7,15 @@
 
 #include "backends/cpu/kernel.h"
 #include "runtime/backend.h"
+#include "runtime/host_data.h"
 
 namespace tfjsi::cpu {
 
 // A host buffer (or string list) as the cpu backend holds it; the tensor gives dtype and shape.
-class CpuData final : public runtime::BackendData {
+// The cpu backend's tensor data: host memory, told apart from other backends' by its type.
+class CpuData final : public runtime::HostData {
  public:
-  CpuData(std::shared_ptr<Buffer> buffer, std::shared_ptr<std::vector<std::string>> strings)
-      : buffer_(std::move(buffer)), strings_(std::move(strings)) {}
-  std::size_t bytes() const override;
-  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
-  const std::shared_ptr<std::vector<std::string>>& strings() const { return strings_; }
-
- private:
-  std::shared_ptr<Buffer> buffer_;
-  std::shared_ptr<std::vector<std::string>> strings_;
+  using HostData::HostData;
 };
 
 class CpuBackend final : public runtime::Backend {

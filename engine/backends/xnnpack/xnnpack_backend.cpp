@@ -11,13 +11,6 @@
 
 namespace tfjsi::xnnpack {
 
-std::size_t XnnData::bytes() const {
-  std::size_t n = buffer_ ? buffer_->size() : 0;
-  if (strings_)
-    for (const auto& s : *strings_) n += s.size();
-  return n;
-}
-
 const std::shared_ptr<Buffer>& XnnData::padded() {
   if (buffer_ && !buffer_->owned()) {
     auto copy = Buffer::allocate(buffer_->size());
@@ -91,12 +84,7 @@ std::shared_ptr<runtime::BackendData> XnnpackBackend::upload(const HostTensor& h
 HostTensor XnnpackBackend::download(const runtime::TensorView& tensor) {
   const auto* d = dynamic_cast<const XnnData*>(tensor.data.get());
   if (!d) throw std::logic_error("xnnpack backend: data of another backend");
-  HostTensor t;
-  t.dtype = tensor.dtype;
-  t.shape = tensor.shape;
-  t.buffer = d->buffer();
-  t.strings = d->strings();
-  return t;
+  return d->as_host(tensor);
 }
 
 std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,

@@ -13,24 +13,17 @@
 
 #include "backends/xnnpack/operator_cache.h"
 #include "runtime/backend.h"
+#include "runtime/host_data.h"
 
 namespace tfjsi::xnnpack {
 
 // A host buffer (or string list) as this backend holds it; the tensor gives dtype and shape.
-class XnnData final : public runtime::BackendData {
+class XnnData final : public runtime::HostData {
  public:
-  XnnData(std::shared_ptr<Buffer> buffer, std::shared_ptr<std::vector<std::string>> strings)
-      : buffer_(std::move(buffer)), strings_(std::move(strings)) {}
-  std::size_t bytes() const override;
-  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
-  const std::shared_ptr<std::vector<std::string>>& strings() const { return strings_; }
+  using HostData::HostData;
   // The buffer with XNN_EXTRA_BYTES readable past its end. Owned buffers have that slack
   // (Buffer::kSlack); borrowed ones (a memory-mapped weight shard) are copied once, here.
   const std::shared_ptr<Buffer>& padded();
-
- private:
-  std::shared_ptr<Buffer> buffer_;
-  std::shared_ptr<std::vector<std::string>> strings_;
 };
 
 // How a node ran the last time this backend ran it.
