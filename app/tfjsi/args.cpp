@@ -1,6 +1,7 @@
 #include "args.h"
 
 #include <charconv>
+#include <cstdlib>
 
 #include "core/error.h"
 
@@ -64,6 +65,28 @@ int Args::int_value(std::string_view name, int fallback, int min, int max) const
   if (ec != std::errc() || ptr != v->data() + v->size() || out < min || out > max)
     throw UsageError("--" + std::string(name) + " expects an integer from " + std::to_string(min) +
                      " to " + std::to_string(max) + ", got '" + *v + "'");
+  return out;
+}
+
+double Args::positive_value(std::string_view name, double fallback) const {
+  const auto v = value(name);
+  if (!v) return fallback;
+  char* end = nullptr;
+  const double d = std::strtod(v->c_str(), &end);
+  if (end == v->c_str() || *end != '\0' || !(d > 0) || d > 1e30)
+    throw UsageError("--" + std::string(name) + " expects a positive number, got '" + *v + "'");
+  return d;
+}
+
+std::vector<std::string> Args::list_value(std::string_view name, std::string_view fallback) const {
+  const std::string s = value(name).value_or(std::string(fallback));
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const std::size_t comma = std::min(s.find(',', start), s.size());
+    if (comma > start) out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
   return out;
 }
 

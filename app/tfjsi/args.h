@@ -29,6 +29,11 @@ class Args {
   std::vector<std::string> values(std::string_view name) const;
   // The option as an integer in [min, max], or `fallback` when absent; UsageError otherwise.
   int int_value(std::string_view name, int fallback, int min, int max) const;
+  // The option as a number > 0, or `fallback` when absent; UsageError otherwise.
+  double positive_value(std::string_view name, double fallback) const;
+  // The option as a comma-separated list ("cpu,xnnpack,gl"), empty items dropped; `fallback`
+  // when absent.
+  std::vector<std::string> list_value(std::string_view name, std::string_view fallback = {}) const;
 
  private:
   std::vector<std::string> positional_;

@@ -26,24 +26,14 @@ constexpr OptionSpec kOptions[] = {{"input", true, true},
                                    {"threads", true},
                                    {"flag", true, true}};
 
-double positive_option(const Args& args, std::string_view name, double fallback) {
-  const auto v = args.value(name);
-  if (!v) return fallback;
-  char* end = nullptr;
-  const double d = std::strtod(v->c_str(), &end);
-  if (end == v->c_str() || *end != '\0' || !(d > 0) || d > 1e30)
-    throw UsageError("--" + std::string(name) + " expects a positive number, got '" + *v + "'");
-  return d;
-}
-
 }  // namespace
 
 int check_fp16_command(std::span<const std::string> argv) {
   const Args args = Args::parse(argv, kOptions);
   if (args.positional().size() != 1) throw UsageError("check-fp16 takes one MODEL");
   analysis::Fp16CheckOptions opt;
-  opt.node_threshold = positive_option(args, "threshold", opt.node_threshold);
-  opt.output_tolerance = positive_option(args, "tolerance", opt.output_tolerance);
+  opt.node_threshold = args.positive_value("threshold", opt.node_threshold);
+  opt.output_tolerance = args.positive_value("tolerance", opt.output_tolerance);
   opt.max_fix_runs = args.int_value("max-fix-runs", opt.max_fix_runs, 0, 1000);
   opt.use_gl = !args.flag("no-gl");
   if (auto r = args.value("rounding")) {

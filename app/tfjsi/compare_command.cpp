@@ -18,31 +18,15 @@ constexpr OptionSpec kOptions[] = {{"backends", true},  {"input", true, true}, {
                                    {"tolerance", true}, {"precision", true},   {"no-isolate"},
                                    {"threads", true},   {"flag", true, true}};
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const std::size_t comma = std::min(s.find(',', start), s.size());
-    if (comma > start) out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 int compare_command(std::span<const std::string> argv) {
   const Args args = Args::parse(argv, kOptions);
   if (args.positional().size() != 1) throw UsageError("compare takes one MODEL");
   analysis::CompareOptions opt;
-  opt.backends = split(args.value("backends").value_or("cpu,xnnpack,gl"));
+  opt.backends = args.list_value("backends", "cpu,xnnpack,gl");
   if (opt.backends.empty()) throw UsageError("--backends expects a list such as cpu,xnnpack,gl");
-  if (auto t = args.value("tolerance")) {
-    char* end = nullptr;
-    opt.tolerance = std::strtod(t->c_str(), &end);
-    if (end == t->c_str() || *end != '\0' || !(opt.tolerance > 0) || opt.tolerance > 1e30)
-      throw UsageError("--tolerance expects a positive number, got '" + *t + "'");
-  }
+  opt.tolerance = args.positive_value("tolerance", opt.tolerance);
   const std::string precision = args.value("precision").value_or("fp32");
   if (precision != "fp32" && precision != "fp16")
     throw UsageError("--precision expects fp32 or fp16, got '" + precision + "'");

@@ -5,14 +5,18 @@
 
 namespace tfjsi::cli {
 
-std::unique_ptr<runtime::Engine> make_engine(const Args& args) {
-  auto engine = std::make_unique<runtime::Engine>();
-  backends::add_all_backends(*engine);
+void apply_flags(runtime::Engine& engine, const Args& args) {
   for (const auto& f : args.values("flag")) {
     const auto eq = f.find('=');
     if (eq == std::string::npos) throw UsageError("--flag expects NAME=VALUE, got '" + f + "'");
-    engine->flags().set(f.substr(0, eq), f.substr(eq + 1));
+    engine.flags().set(f.substr(0, eq), f.substr(eq + 1));
   }
+}
+
+std::unique_ptr<runtime::Engine> make_engine(const Args& args) {
+  auto engine = std::make_unique<runtime::Engine>();
+  backends::add_all_backends(*engine);
+  apply_flags(*engine, args);
   if (args.value("threads")) engine->set_threads(args.int_value("threads", 0, 1, 256));
   const std::string precision = args.value("precision").value_or("fp32");
   if (precision != "fp32" && precision != "fp16")

@@ -19,4 +19,7 @@ inline constexpr OptionSpec kEngineOptions[] = {
 // for bad values and BackendUnavailable (exit 3) for a backend that cannot run here.
 std::unique_ptr<runtime::Engine> make_engine(const Args& args);
 
+// Applies every `--flag NAME=VALUE` of `args`; UsageError for a malformed or unknown one.
+void apply_flags(runtime::Engine& engine, const Args& args);
+
 }  // namespace tfjsi::cli

@@ -7,6 +7,7 @@
 #include "backends/all_backends.h"
 #include "commands.h"
 #include "core/error.h"
+#include "engine_setup.h"
 #include "runtime/engine.h"
 
 namespace tfjsi::cli {
@@ -17,11 +18,7 @@ int env_command(std::span<const std::string> argv) {
   if (!args.positional().empty()) throw UsageError("env takes no MODEL");
   runtime::Engine engine;
   backends::add_all_backends(engine);
-  for (const auto& f : args.values("flag")) {
-    const auto eq = f.find('=');
-    if (eq == std::string::npos) throw UsageError("--flag expects NAME=VALUE, got '" + f + "'");
-    engine.flags().set(f.substr(0, eq), f.substr(eq + 1));
-  }
+  apply_flags(engine, args);
   // Ask every backend whether it can start, so detected flags (gl.float32_capable) are filled.
   const auto backends = engine.backends();
   std::string active;

@@ -46,10 +46,9 @@ struct Command {
 };
 
 constexpr Command kCommands[] = {
-    {"info", tfjsi::cli::info_command},   {"run", tfjsi::cli::run_command},
-    {"bench", tfjsi::cli::bench_command}, {"memcheck", tfjsi::cli::memcheck_command},
-    {"env", tfjsi::cli::env_command},
-    {"check-fp16", tfjsi::cli::check_fp16_command},
+    {"info", tfjsi::cli::info_command},       {"run", tfjsi::cli::run_command},
+    {"bench", tfjsi::cli::bench_command},     {"memcheck", tfjsi::cli::memcheck_command},
+    {"env", tfjsi::cli::env_command},         {"check-fp16", tfjsi::cli::check_fp16_command},
     {"compare", tfjsi::cli::compare_command},
 };
 

@@ -4,7 +4,6 @@
 #include <iostream>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "args.h"
 #include "commands.h"
@@ -15,19 +14,6 @@
 #include "process_memory.h"
 
 namespace tfjsi::cli {
-namespace {
-
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-}  // namespace
-
 int memcheck_command(std::span<const std::string> argv) {
   std::vector<OptionSpec> specs(std::begin(kEngineOptions), std::end(kEngineOptions));
   specs.insert(specs.end(), {{"runs", true}, {"switch", true}, {"input", true, true}, {"json"}});
@@ -35,7 +21,7 @@ int memcheck_command(std::span<const std::string> argv) {
   if (args.positional().size() != 1) throw UsageError("memcheck takes one MODEL");
   const int runs = args.int_value("runs", 100, 1, 1000000);
   auto engine = make_engine(args);
-  std::vector<std::string> cycle = split_list(args.value("switch").value_or(""));
+  std::vector<std::string> cycle = args.list_value("switch");
   if (cycle.empty()) cycle.push_back(std::string(engine->backend().name()));
   for (const auto& b : cycle) engine->set_backend(b);  // unavailable ones fail now, with exit 3
 
