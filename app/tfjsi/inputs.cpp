@@ -51,6 +51,12 @@ ModelInputs make_inputs(const graph::Graph& graph, const std::vector<std::string
   }
   for (const auto& e : graph.inputs) {
     if (in.tensors.count(e.name)) continue;
+    // Filling the rest in silently would run the model on data the user never chose; as in
+    // TF.js, a partial feed is an error. No --input at all means "generate every input".
+    if (!specs.empty())
+      throw ModelError("input '" + e.name + "' is not given: the model has inputs " +
+                       input_names(graph) +
+                       "; give each with --input NAME=FILE.npy, or none to generate them all");
     const DType dtype = e.dtype.value_or(DType::Float32);
     if (dtype == DType::String)
       throw ModelError("input '" + e.name + "' holds strings: give it with --input");

@@ -5,6 +5,8 @@ add_dependencies(info_model_test tfjsi)
 tfjsi_add_model_tests(info info_model_test ${TFJSI_CORPUS_MODELS} ${TFJSI_LAYERS_MODELS})
 tfjsi_add_suite(broken_bundle_test ${CMAKE_CURRENT_LIST_DIR}/broken_bundle_test.cpp)
 add_dependencies(broken_bundle_test tfjsi)
+tfjsi_add_suite(run_input_test ${CMAKE_CURRENT_LIST_DIR}/run_input_test.cpp)
+add_dependencies(run_input_test tfjsi)
 
 # Every corpus and reference layers model on cpu against TF.js's own outputs, one CTest each.
 add_executable(golden_run_test ${CMAKE_CURRENT_LIST_DIR}/golden_run_test.cpp)
