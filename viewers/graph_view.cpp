@@ -19,13 +19,22 @@ namespace {
 constexpr float kTitleSize = 14.0f;
 constexpr float kSubtitleSize = 11.5f;
 constexpr float kClusterHeader = 18.0f;
-constexpr int kCollapseBudget = 300;  // boxes shown at most when a model opens
+constexpr float kClusterText = 12.0f;
+constexpr float kMinTextPx = 8.0f;      // smaller text is not drawn
+constexpr float kGroupLabelPx = 13.0f;  // group labels far out
+constexpr int kCollapseBudget = 300;    // boxes shown at most when a model opens
 
 ImU32 darker(ImU32 c, float f) {
   auto ch = [&](int shift) {
     return static_cast<ImU32>(static_cast<float>((c >> shift) & 0xFF) * f) << shift;
   };
   return (c & 0xFF000000u) | ch(0) | ch(8) | ch(16);
+}
+
+float luminance(ImU32 c) {
+  const float r = static_cast<float>(c & 0xFF), g = static_cast<float>((c >> 8) & 0xFF),
+              b = static_cast<float>((c >> 16) & 0xFF);
+  return (0.299f * r + 0.587f * g + 0.114f * b) / 255.0f;
 }
 
 std::string to_lower(std::string s) {
@@ -48,6 +57,8 @@ GraphView::~GraphView() {
 
 void GraphView::set_graph(std::shared_ptr<const graph::Graph> graph) {
   graph_ = std::move(graph);
+  colouring_.clear();
+  fills_.clear();
   cache_.clear();
   scene_.reset();
   layout_.reset();
@@ -68,6 +79,7 @@ void GraphView::set_graph(std::shared_ptr<const graph::Graph> graph) {
     }
     request_layout();
   }
+  set_find_text(find_text_);
   request_frames();
 }
 
@@ -183,6 +195,7 @@ void GraphView::request_layout() {
 void GraphView::adopt(std::shared_ptr<const Scene> scene, std::shared_ptr<const Layout> layout) {
   scene_ = std::move(scene);
   layout_ = std::move(layout);
+  refresh_fills();
   if (fit_on_next_layout_) {
     fit_on_next_layout_ = false;
     anchor_group_.clear();
@@ -213,6 +226,56 @@ void GraphView::adopt(std::shared_ptr<const Scene> scene, std::shared_ptr<const 
   request_frames();
 }
 
+void GraphView::refresh_fills() {
+  fills_.clear();
+  if (graph_ && scene_) fills_ = colouring_.item_fills(*graph_, *scene_);
+  request_frames();
+}
+
+void GraphView::set_node_categories(
+    const QString& title, const std::unordered_map<std::string, std::string>& category_by_node) {
+  if (!graph_) return;
+  colouring_.set_categories(*graph_, title.toStdString(), category_by_node);
+  refresh_fills();
+}
+
+void GraphView::set_node_values(const QString& title,
+                                const std::unordered_map<std::string, double>& value_by_node,
+                                bool log_scale) {
+  if (!graph_) return;
+  colouring_.set_values(*graph_, title.toStdString(), value_by_node, log_scale);
+  refresh_fills();
+}
+
+void GraphView::clear_node_colouring() {
+  colouring_.clear();
+  refresh_fills();
+}
+
+std::vector<FillBand> GraphView::box_fill_of_node(int node) const {
+  if (!scene_ || node < 0 || static_cast<size_t>(node) >= scene_->item_of_node.size()) return {};
+  const int item = scene_->item_of_node[static_cast<size_t>(node)];
+  if (item < 0 || static_cast<size_t>(item) >= fills_.size()) return {};
+  return fills_[static_cast<size_t>(item)];
+}
+
+std::optional<QRectF> GraphView::node_screen_rect(int node) const {
+  if (!scene_ || !layout_ || node < 0 || static_cast<size_t>(node) >= scene_->item_of_node.size())
+    return std::nullopt;
+  const int item = scene_->item_of_node[static_cast<size_t>(node)];
+  if (item < 0) return std::nullopt;
+  const RectF& r = layout_->items[static_cast<size_t>(item)];
+  Vec2 a = to_screen({r.x0, r.y0}), b = to_screen({r.x1, r.y1});
+  return QRectF(QPointF(a.x, a.y), QPointF(b.x, b.y));
+}
+
+void GraphView::set_legend_collapsed(bool collapsed) {
+  if (collapsed == legend_collapsed_) return;
+  legend_collapsed_ = collapsed;
+  legend_collapse_changed_ = true;
+  request_frames();
+}
+
 void GraphView::imgui_ready() {
   if (layout_wanted_) {
     layout_wanted_ = false;
@@ -235,13 +298,19 @@ void GraphView::fit(bool readable) {
   const float margin = 40.0f;
   const float top = 44.0f;  // the toolbar
   float w = std::max(1.0f, b.x1 - b.x0), h = std::max(1.0f, b.y1 - b.y0);
-  float avail_w = static_cast<float>(width()) - 2 * margin;
+  // The legend's column on the right stays free (unless it is folded or the view is narrow).
+  // A view too narrow to give the legend a column folds it to its title bar instead, which sits
+  // in the top margin.
+  if (graph_ && !legend_collapsed_ && static_cast<float>(width()) < 2.5f * legend_width_)
+    set_legend_collapsed(true);
+  const float legend = !graph_ || legend_collapsed_ ? 0.0f : legend_width_ + 8;
+  float avail_w = static_cast<float>(width()) - 2 * margin - legend;
   float avail_h = static_cast<float>(height()) - 2 * margin - top;
   zoom_ = std::clamp(std::min(avail_w / w, avail_h / h), 0.02f, 1.5f);
   // A long, narrow graph fitted whole is a thread of dots: show it readable, from its top, and
   // let F show the whole of it.
   if (readable) zoom_ = std::max(zoom_, std::min(avail_w / w, 0.85f));
-  pan_.x = static_cast<float>(width()) / 2 - (b.x0 + w / 2) * zoom_;
+  pan_.x = (static_cast<float>(width()) - legend) / 2 - (b.x0 + w / 2) * zoom_;
   // A tall graph starts at its top, where the inputs are; a small one is centred.
   if (h * zoom_ > avail_h)
     pan_.y = margin + top - b.y0 * zoom_;
@@ -359,9 +428,16 @@ void GraphView::open_find() {
 void GraphView::set_find_text(const QString& text) {
   find_text_ = text;
   match_count_ = 0;
-  if (graph_ && tree_ && !text.isEmpty())
+  match_of_node_.clear();
+  if (graph_ && tree_ && !text.isEmpty()) {
+    // Matched once here, not per box per frame.
+    match_of_node_.assign(graph_->nodes.size(), 0);
     for (int i = 0; i < static_cast<int>(graph_->nodes.size()); ++i)
-      if (tree_->node_visible(i) && matches(i)) ++match_count_;
+      if (tree_->node_visible(i) && matches(i)) {
+        match_of_node_[static_cast<size_t>(i)] = 1;
+        ++match_count_;
+      }
+  }
   request_frames();
 }
 
@@ -610,26 +686,40 @@ void GraphView::draw_canvas() {
     return;
   }
   if (!layout_ || !scene_) return;
-  const RectF view{to_world({0, 0}).x, to_world({0, 0}).y,
-                   to_world({static_cast<float>(width()), static_cast<float>(height())}).x,
-                   to_world({static_cast<float>(width()), static_cast<float>(height())}).y};
+  const Vec2 v0 = to_world({0, 0});
+  const Vec2 v1 = to_world({static_cast<float>(width()), static_cast<float>(height())});
+  const RectF view{v0.x, v0.y, v1.x, v1.y};
   auto sv = [&](Vec2 w) {
     Vec2 s = to_screen(w);
     return ImVec2(s.x, s.y);
   };
-  const bool text = zoom_ >= 0.3f;
   const float z = zoom_;
+  // Level of detail. Text smaller than kMinTextPx is noise: node boxes then go without it, and
+  // only groups keep a label, drawn at a readable size where it finds room (biggest groups
+  // first). Far out, boxes lose outlines and rounding, edges become straight lines without heads.
+  const bool titles = kTitleSize * z >= kMinTextPx;
+  const bool subtitles = kSubtitleSize * z >= kMinTextPx;
+  const bool cluster_text = kClusterText * z >= kMinTextPx;
+  const bool tiny = 38.0f * z < 6.0f;  // a node box under 6 px tall
+  char buf[192];
 
   // Clusters: the open groups.
+  labels_.clear();
   for (std::size_t c = 0; c < layout_->clusters.size(); ++c) {
     const RectF& r = layout_->clusters[c];
     if (!r.overlaps(view)) continue;
-    dl->AddRectFilled(sv({r.x0, r.y0}), sv({r.x1, r.y1}), IM_COL32(40, 60, 90, 12), 6 * z);
-    dl->AddRect(sv({r.x0, r.y0}), sv({r.x1, r.y1}), IM_COL32(150, 160, 176, 255), 6 * z);
-    if (text) {
-      std::string label = "- " + scene_->clusters[c].label;
-      dl->AddText(bold_font(), 12.0f * z, sv({r.x0 + 6, r.y0 + 3}), IM_COL32(80, 90, 104, 255),
-                  label.c_str());
+    dl->AddRectFilled(sv({r.x0, r.y0}), sv({r.x1, r.y1}), IM_COL32(40, 60, 90, 12),
+                      tiny ? 0 : 6 * z);
+    dl->AddRect(sv({r.x0, r.y0}), sv({r.x1, r.y1}), IM_COL32(150, 160, 176, 255), tiny ? 0 : 6 * z);
+    const auto& label = scene_->clusters[c].label;
+    if (cluster_text) {
+      std::snprintf(buf, sizeof buf, "- %s", label.c_str());
+      dl->AddText(bold_font(), kClusterText * z, sv({r.x0 + 6, r.y0 + 3}),
+                  IM_COL32(80, 90, 104, 255), buf);
+    } else {
+      const int g = scene_->clusters[c].group;
+      labels_.push_back({static_cast<float>(tree_->groups()[static_cast<size_t>(g)].total_nodes),
+                         static_cast<int>(c), false});
     }
   }
 
@@ -644,14 +734,20 @@ void GraphView::draw_canvas() {
     const auto& se = scene_->edges[e];
     const bool hot = sel >= 0 && (se.from == sel || se.to == sel);
     const ImU32 col = hot ? edge_sel : edge_col;
+    if (tiny && !hot) {
+      // Far out, an edge is a line from its start to its end; its curve is below a pixel.
+      dl->AddLine(sv(p.bezier.front()), sv(p.has_arrow ? p.arrow_tip : p.bezier.back()), col,
+                  thick);
+      continue;
+    }
     for (std::size_t k = 0; k + 3 < p.bezier.size(); k += 3) {
       if (z < 0.15f)  // far out, curves are not worth their triangles
-        dl->AddLine(sv(p.bezier[k]), sv(p.bezier[k + 3]), col, thick);
+        dl->AddLine(sv(p.bezier[k]), sv(p.bezier[k + 3]), col, hot ? thick * 1.8f : thick);
       else
         dl->AddBezierCubic(sv(p.bezier[k]), sv(p.bezier[k + 1]), sv(p.bezier[k + 2]),
                            sv(p.bezier[k + 3]), col, hot ? thick * 1.8f : thick, z < 0.5f ? 8 : 0);
     }
-    if (p.has_arrow) {
+    if (p.has_arrow && z >= 0.25f) {
       Vec2 a = p.bezier.back(), t = p.arrow_tip;
       float dx = t.x - a.x, dy = t.y - a.y, len = std::sqrt(dx * dx + dy * dy);
       if (len > 0.01f) {
@@ -659,7 +755,7 @@ void GraphView::draw_canvas() {
         dl->AddTriangleFilled(sv(t), sv({a.x + nx, a.y + ny}), sv({a.x - nx, a.y - ny}), col);
       }
     }
-    if (z >= 0.65f && !se.label.empty()) {
+    if (z >= 0.75f && !se.label.empty()) {
       const Vec2 m = p.bezier[p.bezier.size() / 2];
       dl->AddText(font(), 10.5f * z, sv({m.x + 4, m.y - 6}), IM_COL32(84, 94, 108, 255),
                   se.label.c_str());
@@ -672,39 +768,73 @@ void GraphView::draw_canvas() {
   ImVec2 mouse = ImGui::GetIO().MousePos;
   if (!over_overlay(QPointF(mouse.x, mouse.y)) && !dragging_)
     hovered = item_at(QPointF(mouse.x, mouse.y));
+  const float round = tiny ? 0 : z >= 0.2f ? 4 * z : 0;
   for (std::size_t i = 0; i < layout_->items.size(); ++i) {
     const RectF& r = layout_->items[i];
     if (!r.overlaps(view)) continue;
     const SceneItem& it = scene_->items[i];
     ImVec2 a = sv({r.x0, r.y0}), b = sv({r.x1, r.y1});
-    const float round = z >= 0.2f ? 4 * z : 0;
-    dl->AddRectFilled(a, b, it.color, round);
-    bool match = searching && !it.is_group && matches(it.index);
+    std::uint32_t main_color = it.color;
+    if (i < fills_.size() && !fills_[i].empty()) {
+      const auto& bands = fills_[i];
+      main_color = bands.front().color;
+      if (bands.size() == 1) {
+        dl->AddRectFilled(a, b, main_color, round);
+      } else {
+        // Mixed categories: side by side, in proportion.
+        float x = a.x;
+        for (std::size_t k = 0; k < bands.size(); ++k) {
+          float x2 = k + 1 == bands.size() ? b.x : x + (b.x - a.x) * bands[k].share;
+          dl->AddRectFilled(ImVec2(x, a.y), ImVec2(x2, b.y), bands[k].color);
+          x = x2;
+        }
+      }
+    } else {
+      dl->AddRectFilled(a, b, main_color, round);
+    }
+    const bool match = searching && !it.is_group && it.index >= 0 &&
+                       static_cast<size_t>(it.index) < match_of_node_.size() &&
+                       match_of_node_[static_cast<size_t>(it.index)];
     if (static_cast<int>(i) == sel) {
       dl->AddRect(a, b, IM_COL32(224, 58, 30, 255), round, 0, std::max(2.0f, 3 * z));
     } else if (match) {
       dl->AddRect(a, b, IM_COL32(240, 180, 0, 255), round, 0, std::max(2.0f, 3 * z));
-    } else {
-      dl->AddRect(a, b, darker(it.color, static_cast<int>(i) == hovered ? 0.35f : 0.6f), round, 0,
+    } else if (!tiny || it.is_group) {
+      dl->AddRect(a, b, darker(main_color, static_cast<int>(i) == hovered ? 0.35f : 0.6f), round, 0,
                   it.is_group ? 2.0f : 1.0f);
     }
     if (it.is_group && z >= 0.2f) {
       // A stacked look says "there is more inside".
       dl->AddLine(ImVec2(a.x + 3, b.y + 2.5f * z), ImVec2(b.x + 2.5f * z, b.y + 2.5f * z),
-                  darker(it.color, 0.6f));
+                  darker(main_color, 0.6f));
       dl->AddLine(ImVec2(b.x + 2.5f * z, a.y + 3), ImVec2(b.x + 2.5f * z, b.y + 2.5f * z),
-                  darker(it.color, 0.6f));
+                  darker(main_color, 0.6f));
     }
-    if (!text) continue;
+    if (!titles) {
+      if (it.is_group)
+        labels_.push_back(
+            {static_cast<float>(tree_->groups()[static_cast<size_t>(it.index)].total_nodes),
+             static_cast<int>(i), true});
+      continue;
+    }
+    const bool dark = luminance(main_color) < 0.45f;
     const float cx = (a.x + b.x) / 2;
-    std::string title = it.is_group ? "+ " + it.title : it.title;
-    ImVec2 t1 = bold_font()->CalcTextSizeA(kTitleSize * z, FLT_MAX, 0, title.c_str());
-    dl->AddText(bold_font(), kTitleSize * z, ImVec2(cx - t1.x / 2, a.y + 4 * z),
-                IM_COL32(28, 32, 38, 255), title.c_str());
+    const char* title = it.title.c_str();
+    if (it.is_group) {
+      std::snprintf(buf, sizeof buf, "+ %s", it.title.c_str());
+      title = buf;
+    }
+    ImVec2 t1 = bold_font()->CalcTextSizeA(kTitleSize * z, FLT_MAX, 0, title);
+    dl->AddText(bold_font(), kTitleSize * z,
+                ImVec2(cx - t1.x / 2, subtitles ? a.y + 4 * z : (a.y + b.y - t1.y) / 2),
+                dark ? IM_COL32(250, 250, 250, 255) : IM_COL32(28, 32, 38, 255), title);
+    if (!subtitles) continue;
     ImVec2 t2 = font()->CalcTextSizeA(kSubtitleSize * z, FLT_MAX, 0, it.subtitle.c_str());
     dl->AddText(font(), kSubtitleSize * z, ImVec2(cx - t2.x / 2, a.y + 21 * z),
-                IM_COL32(56, 62, 72, 255), it.subtitle.c_str());
+                dark ? IM_COL32(235, 235, 235, 255) : IM_COL32(56, 62, 72, 255),
+                it.subtitle.c_str());
   }
+  draw_group_labels(dl);
 
   if (hovered >= 0 && !ImGui::GetIO().WantCaptureMouse) {
     const SceneItem& it = scene_->items[static_cast<size_t>(hovered)];
@@ -721,7 +851,69 @@ void GraphView::draw_canvas() {
         ImGui::TextDisabled("-> %s %s", o.dtype ? std::string(to_string(*o.dtype)).c_str() : "?",
                             o.shape.to_string().c_str());
     }
+    if (colouring_.mode() != NodeColouring::Mode::Families) tooltip_colouring(it);
     ImGui::EndTooltip();
+  }
+}
+
+void GraphView::tooltip_colouring(const SceneItem& it) {
+  const auto& c = colouring_;
+  if (!it.is_group) {
+    if (c.mode() == NodeColouring::Mode::Values) {
+      if (auto v = c.value_of(it.index))
+        ImGui::Text("%s: %.4g", c.title().c_str(), *v);
+      else
+        ImGui::TextDisabled("%s: no value", c.title().c_str());
+    } else {
+      const int k = c.category_of(it.index);
+      ImGui::Text("%s: %s", c.title().c_str(),
+                  k >= 0 ? c.categories()[static_cast<size_t>(k)].name.c_str() : "none");
+    }
+  } else if (c.mode() == NodeColouring::Mode::Values) {
+    ImGui::TextDisabled("colour: the largest %s inside", c.title().c_str());
+  } else {
+    ImGui::TextDisabled("bands: the %s of the nodes inside", c.title().c_str());
+  }
+}
+
+void GraphView::draw_group_labels(ImDrawList* dl) {
+  if (labels_.empty()) return;
+  // Map-style labels: biggest groups first, each where it does not cover one already placed.
+  std::sort(labels_.begin(), labels_.end(),
+            [](const GroupLabel& a, const GroupLabel& b) { return a.weight > b.weight; });
+  placed_.clear();
+  const float size = kGroupLabelPx;
+  for (const auto& l : labels_) {
+    if (placed_.size() >= 200) break;
+    const std::string* text = nullptr;
+    RectF box;
+    if (l.is_item) {
+      text = &scene_->items[static_cast<size_t>(l.index)].title;
+      box = layout_->items[static_cast<size_t>(l.index)];
+    } else {
+      text = &scene_->clusters[static_cast<size_t>(l.index)].label;
+      box = layout_->clusters[static_cast<size_t>(l.index)];
+    }
+    Vec2 a = to_screen({box.x0, box.y0}), b = to_screen({box.x1, box.y1});
+    ImVec2 ts = bold_font()->CalcTextSizeA(size, FLT_MAX, 0, text->c_str());
+    RectF r;
+    if (l.is_item) {  // centred on the box, free to overflow it
+      float cx = (a.x + b.x) / 2, cy = (a.y + b.y) / 2;
+      r = {cx - ts.x / 2 - 3, cy - ts.y / 2 - 1, cx + ts.x / 2 + 3, cy + ts.y / 2 + 1};
+    } else {  // inside the cluster's top-left corner, only when it fits
+      if (b.x - a.x < ts.x + 10 || b.y - a.y < ts.y + 8) continue;
+      r = {a.x + 3, a.y + 3, a.x + ts.x + 9, a.y + ts.y + 5};
+    }
+    if (r.x1 < 0 || r.y1 < 0 || r.x0 > static_cast<float>(width()) ||
+        r.y0 > static_cast<float>(height()))
+      continue;
+    if (std::any_of(placed_.begin(), placed_.end(), [&](const RectF& p) { return p.overlaps(r); }))
+      continue;
+    placed_.push_back(r);
+    dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1),
+                      l.is_item ? IM_COL32(255, 255, 255, 225) : IM_COL32(248, 249, 251, 215), 3);
+    dl->AddText(bold_font(), size, ImVec2(r.x0 + 3, r.y0 + 1),
+                l.is_item ? IM_COL32(28, 32, 38, 255) : IM_COL32(70, 80, 96, 255), text->c_str());
   }
 }
 
@@ -799,37 +991,109 @@ void GraphView::draw_status() {
 
 void GraphView::draw_legend() {
   if (!graph_) return;
-  ImGui::SetNextWindowPos(ImVec2(8, static_cast<float>(height()) - 8), ImGuiCond_Always,
-                          ImVec2(0, 1));
-  ImGui::SetNextWindowBgAlpha(0.92f);
-  ImGui::SetNextWindowCollapsed(false, ImGuiCond_Once);
-  ImGui::Begin("Legend", nullptr,
+  // Top right, under the toolbar's row: fit() keeps that column free, so the legend never
+  // covers a fitted graph. It folds to its title bar (click the arrow).
+  const float top = 52.0f;
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(width()) - 8, top), ImGuiCond_Always,
+                          ImVec2(1, 0));
+  ImGui::SetNextWindowBgAlpha(0.94f);
+  ImGui::SetNextWindowSizeConstraints(
+      ImVec2(150, 0), ImVec2(320, std::max(120.0f, static_cast<float>(height()) - top - 40)));
+  if (legend_collapse_changed_) {
+    ImGui::SetNextWindowCollapsed(legend_collapsed_, ImGuiCond_Always);
+    legend_collapse_changed_ = false;
+  }
+  std::string title = colouring_.mode() == NodeColouring::Mode::Families
+                          ? std::string("Legend: op family")
+                          : "Legend: " + colouring_.title();
+  title += "###legend";
+  ImGui::Begin(title.c_str(), nullptr,
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                    ImGuiWindowFlags_NoMove);
-  if (!ImGui::IsWindowCollapsed()) {
-    if (ImGui::BeginTable("##families", 2)) {
-      for (OpFamily f : all_families()) {
-        ImGui::TableNextColumn();
-        ImVec2 p = ImGui::GetCursorScreenPos();
-        const float h = ImGui::GetTextLineHeight();
-        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h * 1.4f, p.y + h),
-                                                  family_color(f), 2);
-        ImGui::GetWindowDrawList()->AddRect(p, ImVec2(p.x + h * 1.4f, p.y + h),
-                                            darker(family_color(f), 0.6f), 2);
-        ImGui::Dummy(ImVec2(h * 1.4f, h));
-        ImGui::SameLine();
-        ImGui::TextUnformatted(std::string(family_name(f)).c_str());
+  legend_collapsed_ = ImGui::IsWindowCollapsed();
+  if (!legend_collapsed_) {
+    switch (colouring_.mode()) {
+      case NodeColouring::Mode::Families: {
+        // One column: a narrow legend leaves the graph more room beside it.
+        for (OpFamily f : all_families()) {
+          swatch(family_color(f));
+          ImGui::TextUnformatted(std::string(family_name(f)).c_str());
+        }
+        break;
       }
-      ImGui::EndTable();
+      case NodeColouring::Mode::Categories:
+        draw_category_legend();
+        break;
+      case NodeColouring::Mode::Values:
+        draw_value_legend();
+        break;
     }
     ImGui::Separator();
-    ImGui::TextDisabled(
-        "+ group: double-click opens it;\n  double-click a group's title closes it");
+    ImGui::TextDisabled("+ group: double-click\n  opens it; double-click\n  its title closes it");
   }
   ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
   overlay_rects_.push_back({wp.x, wp.y, wp.x + ws.x, wp.y + ws.y});
+  legend_rect_ = QRectF(wp.x, wp.y, ws.x, ws.y);
+  if (!legend_collapsed_) legend_width_ = ws.x;
   ImGui::End();
+}
+
+void GraphView::swatch(std::uint32_t color) {
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  const float h = ImGui::GetTextLineHeight();
+  ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + h * 1.4f, p.y + h), color, 2);
+  ImGui::GetWindowDrawList()->AddRect(p, ImVec2(p.x + h * 1.4f, p.y + h), darker(color, 0.6f), 2);
+  ImGui::Dummy(ImVec2(h * 1.4f, h));
+  ImGui::SameLine();
+}
+
+void GraphView::draw_category_legend() {
+  if (ImGui::BeginTable("##categories", 2, ImGuiTableFlags_SizingFixedFit)) {
+    for (const auto& c : colouring_.categories()) {
+      ImGui::TableNextColumn();
+      swatch(c.color);
+      ImGui::TextUnformatted(c.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", c.count);
+    }
+    ImGui::TableNextColumn();
+    swatch(NodeColouring::kNoValue);
+    ImGui::TextDisabled("none");
+    ImGui::TableNextColumn();
+    int with = 0;
+    for (const auto& c : colouring_.categories()) with += c.count;
+    ImGui::TextDisabled("%d", static_cast<int>(graph_->nodes.size()) - with);
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("A mixed group shows its members'\ncategories side by side.");
+}
+
+void GraphView::draw_value_legend() {
+  const auto& c = colouring_;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = 200, h = 14;
+  constexpr int kSteps = 40;
+  for (int k = 0; k < kSteps; ++k) {
+    float x0 = p.x + w * static_cast<float>(k) / kSteps,
+          x1 = p.x + w * static_cast<float>(k + 1) / kSteps;
+    dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1, p.y + h),
+                      NodeColouring::scale_color((static_cast<float>(k) + 0.5f) / kSteps));
+  }
+  dl->AddRect(p, ImVec2(p.x + w, p.y + h), IM_COL32(120, 120, 120, 255));
+  ImGui::Dummy(ImVec2(w, h));
+  ImGui::Text("%.3g", c.min_value());
+  ImGui::SameLine(w - ImGui::CalcTextSize("0000000").x);
+  ImGui::Text("%7.3g", c.max_value());
+  ImGui::TextDisabled("%s scale", c.log_scale() ? "log10" : "linear");
+  swatch(NodeColouring::kNoValue);
+  ImGui::Text("no value (%d)", c.without_value());
+  if (c.non_finite() > 0) {
+    swatch(NodeColouring::kNonFinite);
+    ImGui::Text("NaN or inf (%d)", c.non_finite());
+  }
+  ImGui::TextDisabled("A group shows its largest value.");
 }
 
 }  // namespace tfjsi::viewers

@@ -4,6 +4,7 @@
 // open and close (double-click), Const nodes hidden unless asked for.
 #pragma once
 
+#include <QRectF>
 #include <QString>
 #include <QThreadPool>
 #include <atomic>
@@ -12,11 +13,15 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "graph/ir.h"
 #include "graph_layout.h"
 #include "graph_scene.h"
 #include "imgui_widget.h"
+#include "node_colouring.h"
+
+struct ImDrawList;
 
 namespace tfjsi::viewers {
 
@@ -63,6 +68,31 @@ class GraphView : public ImGuiWidget {
   float zoom() const { return zoom_; }
   void pan_by(float dx, float dy);
 
+  // Colouring after a run. Keys are graph node names (graph::Node::name); names the graph does
+  // not hold are ignored (counted in colouring().unmatched()). The legend explains the colours.
+  // Collapsed groups: with values, a group takes the colour of its largest member value (the
+  // slowest node, the largest error); with categories, a group whose members share one category
+  // takes its colour, a mixed group is drawn as bands in proportion to its members' categories.
+  // One colour per category (gl, xnnpack and cpu always keep theirs); legend with counts.
+  void set_node_categories(const QString& title,
+                           const std::unordered_map<std::string, std::string>& category_by_node);
+  // A continuous scale over the finite values (log10 when log_scale, which places values <= 0 at
+  // its low end); nodes without a value are grey, NaN and inf magenta. Legend: a colour bar with
+  // the range.
+  void set_node_values(const QString& title,
+                       const std::unordered_map<std::string, double>& value_by_node,
+                       bool log_scale);
+  void clear_node_colouring();  // back to op families
+  const NodeColouring& colouring() const { return colouring_; }
+  // The fill of the box showing a node (its own or its group's), once laid out; empty if none.
+  std::vector<FillBand> box_fill_of_node(int node) const;
+  bool legend_collapsed() const { return legend_collapsed_; }
+  void set_legend_collapsed(bool collapsed);
+  // The legend's rectangle on the widget (empty before the first frame).
+  QRectF legend_rect() const { return legend_rect_; }
+  // Where a node's box is on the widget (its own box or its group's), once laid out.
+  std::optional<QRectF> node_screen_rect(int node) const;
+
   // Throw std::runtime_error naming the file when it cannot be written.
   void export_png(const QString& file);
   void export_svg(const QString& file);
@@ -108,6 +138,12 @@ class GraphView : public ImGuiWidget {
   void draw_toolbar();
   void draw_legend();
   void draw_status();
+  void draw_value_legend();
+  void draw_category_legend();
+  void refresh_fills();
+  void draw_group_labels(ImDrawList* dl);
+  void tooltip_colouring(const SceneItem& it);
+  void swatch(std::uint32_t color);
 
   std::shared_ptr<const graph::Graph> graph_;
   std::unique_ptr<ScopeTree> tree_;
@@ -140,6 +176,21 @@ class GraphView : public ImGuiWidget {
   bool left_down_ = false;
   QPointF press_pos_, last_pos_;
   std::vector<RectF> overlay_rects_;
+
+  NodeColouring colouring_;
+  std::vector<std::vector<FillBand>> fills_;  // per scene item, from colouring_
+  bool legend_collapsed_ = false;
+  bool legend_collapse_changed_ = false;
+  QRectF legend_rect_;
+  struct GroupLabel {
+    float weight = 0;  // nodes inside: bigger groups are labelled first
+    int index = -1;    // scene item (is_item) or cluster
+    bool is_item = false;
+  };
+  std::vector<GroupLabel> labels_;  // reused each frame, not reallocated
+  std::vector<RectF> placed_;
+  std::vector<char> match_of_node_;  // per graph node: matches the find text
+  float legend_width_ = 190.0f;      // last drawn width: fit keeps this much room on the right
   QThreadPool pool_;
 };
 
