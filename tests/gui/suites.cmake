@@ -7,3 +7,7 @@ target_link_libraries(gui_main_window_test PRIVATE tfjsi_ui)
 
 tfjsi_add_suite(gui_graph_scene_test ${CMAKE_CURRENT_LIST_DIR}/graph_scene_test.cpp)
 target_link_libraries(gui_graph_scene_test PRIVATE tfjsi_viewers)
+
+# The canvas coloured by backend and by a per-node value, on a real model; legend placement.
+tfjsi_add_suite(gui_graph_colouring_test ${CMAKE_CURRENT_LIST_DIR}/graph_colouring_test.cpp)
+target_link_libraries(gui_graph_colouring_test PRIVATE tfjsi_viewers)
