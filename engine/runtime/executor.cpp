@@ -45,6 +45,9 @@ class GraphRunner {
   const graph::Graph& graph;
   std::vector<Tensor> weights;  // by node index; alive for Const nodes
   std::map<std::string, std::unique_ptr<GraphRunner>, std::less<>> functions;
+  // (backend, node) pairs whose kernel failed on that backend (a shader that does not compile, a
+  // texture that cannot be allocated): those nodes run on cpu from then on, warned about once.
+  std::set<std::pair<std::string, int>> faulted;
 
  private:
   std::map<std::string, Plan> plans_;
@@ -250,7 +253,7 @@ class Run {
       for (Observer* o : e_.observers()) o->before_kernel(event);
 
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::optional<Value>> outs = compute(i, in, merge_index);
+    std::vector<std::optional<Value>> outs = compute(i, in, merge_index, event.backend);
     event.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
@@ -288,8 +291,9 @@ class Run {
     return next;
   }
 
+  // `ran_on` becomes "cpu" when a backend kernel failed and cpu ran the node instead.
   std::vector<std::optional<Value>> compute(int i, std::span<const Value* const> in,
-                                            int merge_index) {
+                                            int merge_index, std::string_view& ran_on) {
     const graph::Node& node = g_.nodes[i];
     const PlanNode& pn = plan_.nodes[i];
     if (fed_[i]) {
@@ -311,8 +315,32 @@ class Run {
     if (is_functional_control_flow(node.op)) return call_function(node, in);
     if (pn.executor_op) return run_executor_op(e_, node, in);
 
-    // A backend kernel.
+    // A backend kernel. When it fails on a backend other than cpu for a reason of that backend,
+    // cpu runs the node (and does from now on) with a warning; a backend that went away entirely
+    // (BackendUnavailable: a lost GL context) ends the run, which Executor::run starts again.
     Backend& b = *pn.backend;
+    Backend& cpu = *e_.find_backend("cpu");
+    std::pair<std::string, int> key{std::string(b.name()), i};
+    if (&b == &cpu || !r_.faulted.count(key)) {
+      try {
+        return run_kernel(b, node, in);
+      } catch (const BackendUnavailable&) {
+        throw;
+      } catch (const std::exception& e) {
+        if (&b == &cpu || !cpu.supports(node)) throw;
+        std::string why = e.what();
+        why = why.substr(0, why.find('\n'));
+        e_.log("WARNING: op '" + node.op + "' (node '" + node.name + "') failed on backend '" +
+               key.first + "': " + why + "; it runs on cpu");
+        r_.faulted.insert(std::move(key));
+      }
+    }
+    ran_on = cpu.name();
+    return run_kernel(cpu, node, in);
+  }
+
+  std::vector<std::optional<Value>> run_kernel(Backend& b, const graph::Node& node,
+                                               std::span<const Value* const> in) {
     std::vector<TensorView> views;
     views.reserve(in.size());
     for (std::size_t k = 0; k < in.size(); ++k) {
@@ -442,13 +470,25 @@ GraphRunner::~GraphRunner() {
 }
 
 const Plan& GraphRunner::plan(const std::vector<graph::TensorRef>& outputs) {
-  Backend& active = engine.backend();
+  Backend* chosen = &engine.backend();
+  // A backend that became unavailable after it was chosen (a lost GL context) hands every node
+  // to cpu.
+  std::string gone;
+  if (Backend* cpu = engine.find_backend("cpu"); chosen != cpu) {
+    if (const Availability a = chosen->availability(); !a.available) {
+      gone = "backend '" + std::string(chosen->name()) + "' is unavailable (" + a.reason +
+             "); every node runs on cpu";
+      chosen = cpu;
+    }
+  }
+  Backend& active = *chosen;
   std::string key = std::string(active.name()) + "/" + std::string(to_string(engine.precision()));
   for (const auto& o : outputs)
     key += "/" + std::to_string(o.node) + ":" + std::to_string(o.output);
   auto it = plans_.find(key);
   if (it == plans_.end()) {
     it = plans_.emplace(key, make_plan(graph, engine, active, engine.precision(), outputs)).first;
+    if (!gone.empty()) engine.log("WARNING: " + gone);
     for (const auto& f : it->second.fallbacks) engine.log("WARNING: " + f.message);
   }
   return it->second;
@@ -592,19 +632,37 @@ std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
       for (Observer* o : e.observers()) o->run_finished();
     }
   } finish{engine_};
-  std::vector<Value> values = runner_->run(std::move(feeds), refs);
-  std::vector<HostTensor> result;
-  std::string error;
-  for (std::size_t k = 0; k < values.size(); ++k) {
-    if (!values[k].is_tensor() && error.empty())
-      error = std::string("output ") + std::to_string(k) + " is a " + values[k].kind() +
-              ", not a tensor";
-    else if (values[k].is_tensor())
-      result.push_back(engine_.read(values[k].tensor));
-    values[k].tensor.dispose();
+  auto attempt = [&](std::vector<Value> feeds_now) {
+    std::vector<Value> values = runner_->run(std::move(feeds_now), refs);
+    std::vector<HostTensor> result;
+    std::string error;
+    try {
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        if (!values[k].is_tensor() && error.empty())
+          error = std::string("output ") + std::to_string(k) + " is a " + values[k].kind() +
+                  ", not a tensor";
+        else if (values[k].is_tensor())
+          result.push_back(engine_.read(values[k].tensor));
+      }
+    } catch (...) {
+      for (auto& v : values) v.tensor.dispose();
+      throw;
+    }
+    for (auto& v : values) v.tensor.dispose();
+    if (!error.empty()) throw ModelError(error);
+    return result;
+  };
+  try {
+    return attempt(std::move(feeds));
+  } catch (const BackendUnavailable& e) {
+    // The active backend went away during the run (a lost GL context took its tensors with it):
+    // once it says so, the run starts again, and plan() puts every node on cpu.
+    Backend& b = engine_.backend();
+    if (&b == engine_.find_backend("cpu") || b.availability().available) throw;
+    engine_.log("WARNING: backend '" + std::string(b.name()) + "' failed during the run (" +
+                e.what() + "); the run starts again on cpu");
   }
-  if (!error.empty()) throw ModelError(error);
-  return result;
+  return attempt(feeds_from(inputs));
 }
 
 }  // namespace tfjsi::runtime

@@ -1,6 +1,7 @@
 #include "backends/gl/gl_backend.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -39,6 +40,13 @@ std::string prelude(const KernelCall& call, bool fp16, std::array<int, 2> local)
   s += "layout(local_size_x = " + std::to_string(local[0]) +
        ", local_size_y = " + std::to_string(local[1]) + ", local_size_z = 1) in;\n";
   s += def("FP16", std::int64_t{fp16});
+  // A grid larger than the driver's work-group count limit runs as several dispatches; each says
+  // where its groups start, and kernels take their ids from these helpers, never from the
+  // built-ins.
+  s += R"(uniform ivec3 tfjsi_group_base;
+ivec3 group_id() { return ivec3(gl_WorkGroupID) + tfjsi_group_base; }
+ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ivec3(gl_WorkGroupSize); }
+)";
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
     const std::string n = "in" + std::to_string(i);
     const std::string up = "IN" + std::to_string(i);
@@ -61,7 +69,7 @@ std::string prelude(const KernelCall& call, bool fp16, std::array<int, 2> local)
 }
 // The output texel of this invocation for the default grid (W, H, N*C4); false past the end.
 bool out_texel(out int n, out int h, out int w, out int s) {
-  ivec3 g = ivec3(gl_GlobalInvocationID);
+  ivec3 g = global_id();
   w = g.x; h = g.y; n = g.z / OUT_C4; s = g.z - n * OUT_C4;
   return w < OUT_W && h < OUT_H && n < OUT_N;
 }
@@ -198,7 +206,30 @@ bool GlBackend::supports_inputs(const graph::Node& node,
   return !e->supports || e->supports(node, inputs);
 }
 
+bool GlBackend::fault_hits(GlFault f) const {
+  return hooks_.fault == f && current_node_ &&
+         (hooks_.fault_node.empty() || hooks_.fault_node == current_node_->name);
+}
+
+void GlBackend::check_lost(const graph::Node* node) {
+  if (!ctx_) return;
+  const std::string why = ctx_->lost_reason();
+  if (why.empty()) return;
+  if (availability_.available) {
+    // Every texture and program went with the context: nothing of it can be used again.
+    availability_ = {false, "OpenGL context lost (" + why + ")" +
+                                (node ? " at node '" + node->name + "' (" + node->op + ")" : "")};
+    timings_.clear();
+  }
+  throw BackendUnavailable("gl backend is not available: " + availability_.reason);
+}
+
 std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp16) {
+  if (fault_hits(GlFault::Alloc)) {
+    // One texel wider than the driver allows: the real glTexStorage2D failure path.
+    TexLayout wide{1, 1, ctx_->limits().max_texture_size + std::int64_t{1}, 4};
+    make_texture(ctx_, wide, fp16);
+  }
   auto l = layout_of(shape);
   if (l && fits(shape, ctx_->limits())) l = with_panels(*l, ctx_->limits().max_texture_size);
   if (!l || !fits(shape, ctx_->limits()))
@@ -246,6 +277,7 @@ PendingRead GlBackend::begin_read(const runtime::TensorView& tensor) {
     r.host = std::move(h);
     return r;
   }
+  check_lost(current_node_);
   ctx_->make_current();
   r.layout = d->layout();
   const auto bytes = static_cast<GLsizeiptr>(r.layout.tex_width() * r.layout.tex_height() * 16);
@@ -265,9 +297,12 @@ HostTensor GlBackend::finish_read(PendingRead& r) {
   if (r.host) return *r.host;
   const auto t0 = Clock::now();
   while (!r.fence.wait(1'000'000'000)) {
-    // A long kernel on a slow (software) GPU: keep waiting; GL has no way to cancel it.
+    // A long kernel on a slow (software) GPU: keep waiting; GL has no way to cancel it. A reset
+    // ends the wait: a lost context never signals.
+    check_lost(current_node_);
   }
   ctx_->make_current();
+  check_lost(current_node_);
   const auto n = static_cast<std::size_t>(r.layout.tex_width() * r.layout.tex_height() * 4);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, r.pbo.id());
   const void* p =
@@ -300,7 +335,16 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     throw BackendUnavailable("gl backend is not available: " + availability_.reason);
   const GlOpEntry* e = find_gl_op(node.op);
   if (!e) throw ModelError("node '" + node.name + "' (" + node.op + "): no gl kernel for this op");
-  ctx_->make_current();
+  current_node_ = &node;
+  struct ClearNode {
+    const graph::Node*& slot;
+    ~ClearNode() { slot = nullptr; }
+  } clear_node{current_node_};
+  if (!ctx_->try_make_current()) check_lost(&node);  // EGL_CONTEXT_LOST, or another EGL error:
+  ctx_->make_current();                              // that one throws with its code
+  if (fault_hits(GlFault::LostContext))
+    ctx_->mark_lost("GL_UNKNOWN_CONTEXT_RESET, forced by the gl test hook");
+  check_lost(&node);
   if (flags_ == nullptr) flags_ = &ctx.flags;
   if (programs_) {
     const bool disk = flag_bool(&ctx.flags, "gl.program_cache", true);
@@ -323,8 +367,10 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     out = e->run(op);
   } catch (...) {
     if (time_it) glEndQuery(GL_TIME_ELAPSED);
+    check_lost(&node);  // a kernel that failed because the context went: say that instead
     throw;
   }
+  check_lost(&node);
   if (time_it) {
     glEndQuery(GL_TIME_ELAPSED);
     timings_.push_back({node.op, std::move(query)});
@@ -369,24 +415,32 @@ void GlBackend::dispatch(const KernelCall& call) {
   for (int i = 0; i < 2; ++i) local[i] = std::min(local[i], lim.max_group_size[i]);
   while (local[0] * local[1] > lim.max_group_invocations) local[1] = std::max(1, local[1] / 2);
   const bool fp16 = call.output->fp16();
-  const std::string source = prelude(call, fp16, local) + call.defines + call.extra +
-                             std::string(shader_source(call.shader));
+  const std::string body = call.extra + std::string(shader_source(call.shader));
+  std::string source = prelude(call, fp16, local) + call.defines + body;
+  if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;
   CachedProgram& prog = programs_->get(source, fresh);
   const TexLayout& o = call.output->layout();
   std::array<std::int64_t, 3> grid = call.grid;
   if (grid == std::array<std::int64_t, 3>{0, 0, 0}) grid = {o.w, o.h, o.n * o.c4()};
-  std::array<GLuint, 3> groups{};
-  for (int i = 0; i < 3; ++i) {
-    const std::int64_t l = i < 2 ? local[static_cast<std::size_t>(i)] : 1;
-    const std::int64_t g = (grid[static_cast<std::size_t>(i)] + l - 1) / l;
-    if (g > lim.max_group_count[static_cast<std::size_t>(i)])
-      throw ModelError("gl backend: " + call.shader + " needs " + std::to_string(g) +
-                       " work groups along axis " + std::to_string(i) +
-                       ", over the driver's limit");
-    groups[static_cast<std::size_t>(i)] = static_cast<GLuint>(g);
+  std::array<std::int64_t, 3> groups{}, limit{};
+  bool split = false;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::int64_t l = i < 2 ? local[i] : 1;
+    groups[i] = (grid[i] + l - 1) / l;
+    limit[i] = lim.max_group_count[i];
+    if (hooks_.max_group_count[i] > 0) limit[i] = std::min(limit[i], hooks_.max_group_count[i]);
+    if (limit[i] < 1) throw std::runtime_error("gl backend: the driver allows no work groups");
+    split = split || groups[i] > limit[i];
   }
+  // Only the prelude's group_id() and global_id() know about the cut.
+  if (split && (body.find("gl_GlobalInvocationID") != std::string::npos ||
+                body.find("gl_WorkGroupID") != std::string::npos))
+    throw std::logic_error("gl backend: " + call.shader +
+                           " reads the built-in invocation ids, so its grid cannot be split");
+  if (prog.group_base_location == -2)
+    prog.group_base_location = glGetUniformLocation(prog.program.id(), "tfjsi_group_base");
   glUseProgram(prog.program.id());
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
     glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
@@ -394,8 +448,18 @@ void GlBackend::dispatch(const KernelCall& call) {
   }
   glBindImageTexture(0, call.output->texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
                      fp16 ? GL_RGBA16F : GL_RGBA32F);
-  if (groups[0] > 0 && groups[1] > 0 && groups[2] > 0)
-    glDispatchCompute(groups[0], groups[1], groups[2]);
+  // The uniform keeps its value in the program: set it on every dispatch, 0 when not cut.
+  for (std::int64_t z = 0; z < groups[2]; z += limit[2])
+    for (std::int64_t y = 0; y < groups[1]; y += limit[1])
+      for (std::int64_t x = 0; x < groups[0]; x += limit[0]) {
+        if (prog.group_base_location >= 0)
+          glUniform3i(prog.group_base_location, static_cast<GLint>(x), static_cast<GLint>(y),
+                      static_cast<GLint>(z));
+        glDispatchCompute(static_cast<GLuint>(std::min(limit[0], groups[0] - x)),
+                          static_cast<GLuint>(std::min(limit[1], groups[1] - y)),
+                          static_cast<GLuint>(std::min(limit[2], groups[2] - z)));
+      }
+  if (split) ++stats_.split_dispatches;
   // The next kernel samples what this one stored; readback goes through a pixel buffer.
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
                   GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
@@ -415,9 +479,13 @@ void GlBackend::dispatch(const KernelCall& call) {
     glBindTexture(GL_TEXTURE_2D, 0);
   }
   glActiveTexture(GL_TEXTURE0);
-  if (GLenum err = glGetError(); err != GL_NO_ERROR)
-    throw std::runtime_error("gl backend: GL error 0x" + std::to_string(err) + " in " +
-                             call.shader);
+  if (GLenum err = glGetError(); err != GL_NO_ERROR) {
+    if (err == GL_CONTEXT_LOST) ctx_->mark_lost("GL_CONTEXT_LOST");
+    check_lost(current_node_);
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "0x%04X", err);
+    throw std::runtime_error("gl backend: GL error " + std::string(hex) + " in " + call.shader);
+  }
 }
 
 runtime::BackendMemory GlBackend::memory() const {

@@ -3,6 +3,7 @@
 // and fenced readback. Nodes it does not support fall back to cpu through the executor.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -23,6 +24,9 @@ struct GlStats {
   double download_ms = 0;  // texture -> host, waiting included
   std::int64_t uploads = 0, upload_bytes = 0, downloads = 0, dispatches = 0;
   std::int64_t new_programs = 0;  // programs met for the first time (built or loaded)
+  // Kernels whose grid passed the driver's work-group count limit on some axis and ran as several
+  // glDispatchCompute calls.
+  std::int64_t split_dispatches = 0;
   // GL_TIME_ELAPSED per op, summed, when flag gl.timer_queries is on and the driver has them.
   std::map<std::string, double> kernel_gpu_ms;
 };
@@ -43,6 +47,23 @@ class PendingRead {
 };
 
 struct KernelCall;
+
+// Test-only faults: each makes the real failure happen at a chosen node, so that the fallback
+// paths can be exercised on a driver that never fails by itself (tests/gl/gl_fault_test.cpp).
+enum class GlFault {
+  None,
+  Compile,      // the node's shader gets a line the compiler rejects
+  Alloc,        // the node's output texture is asked wider than GL_MAX_TEXTURE_SIZE
+  LostContext,  // the context reports a reset when the node starts (as glGetGraphicsResetStatus)
+};
+
+struct GlTestHooks {
+  GlFault fault = GlFault::None;
+  std::string fault_node;  // the node the fault hits; empty: every node
+  // Work-group count limits below the driver's, per axis (0: the driver's), so that tests can
+  // force a dispatch to be cut into several.
+  std::array<std::int64_t, 3> max_group_count{0, 0, 0};
+};
 
 class GlBackend : public runtime::Backend {
  public:
@@ -86,7 +107,11 @@ class GlBackend : public runtime::Backend {
   // Whether new textures are RGBA16F (flag gl.float32_enabled off, or fp32 not capable).
   bool fp16_active() const;
 
-  // For kernels (gl_op.h): runs one compute dispatch.
+  // Tests only: forced faults and lowered limits.
+  GlTestHooks& test_hooks() { return hooks_; }
+
+  // For kernels (gl_op.h): runs one compute dispatch. A grid with more work groups along an axis
+  // than the driver allows runs as several dispatches, each told its first group by a uniform.
   void dispatch(const KernelCall& call);
   std::shared_ptr<GlTensorData> new_texture(const Shape& shape, bool fp16);
 
@@ -94,6 +119,10 @@ class GlBackend : public runtime::Backend {
   void start();
   bool probe_float32();
   void resolve_timings(bool wait);
+  bool fault_hits(GlFault f) const;
+  // Throws BackendUnavailable and marks the backend unavailable (for good) when the context is
+  // lost; `node` names where it was noticed.
+  void check_lost(const graph::Node* node);
 
   bool started_ = false;
   runtime::Availability availability_;
@@ -109,6 +138,8 @@ class GlBackend : public runtime::Backend {
     GlObject query;
   };
   std::vector<PendingTiming> timings_;
+  const graph::Node* current_node_ = nullptr;  // the node run() is in, for messages and hooks
+  GlTestHooks hooks_;
 };
 
 std::unique_ptr<runtime::Backend> make_gl_backend();

@@ -53,14 +53,21 @@ std::shared_ptr<GlContext> GlContext::create(std::string& reason) {
     reason = "no EGL config for desktop OpenGL";
     return nullptr;
   }
-  const EGLint ctx_attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                4,
-                                EGL_CONTEXT_MINOR_VERSION,
-                                3,
-                                EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                EGL_NONE};
-  c->context_ = eglCreateContext(c->display_, config, EGL_NO_CONTEXT, ctx_attribs);
+  // Ask for reset notification where EGL offers it, so a GPU reset shows up as a lost context
+  // (glGetGraphicsResetStatus) instead of silently wrong results; without it, a plain context.
+  const bool robust_ext = epoxy_has_egl_extension(c->display_, "EGL_EXT_create_context_robustness");
+  for (const bool robust : {robust_ext, false}) {
+    std::vector<EGLint> attribs = {
+        EGL_CONTEXT_MAJOR_VERSION,       4,
+        EGL_CONTEXT_MINOR_VERSION,       3,
+        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
+    if (robust)
+      attribs.insert(attribs.end(), {EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT,
+                                     EGL_LOSE_CONTEXT_ON_RESET_EXT});
+    attribs.push_back(EGL_NONE);
+    c->context_ = eglCreateContext(c->display_, config, EGL_NO_CONTEXT, attribs.data());
+    if (c->context_ != EGL_NO_CONTEXT || !robust) break;
+  }
   if (c->context_ == EGL_NO_CONTEXT) {
     // Say which version the driver has, so the user learns why compute shaders are missing.
     std::string have = "unknown version";
@@ -122,6 +129,15 @@ std::shared_ptr<GlContext> GlContext::create(std::string& reason) {
   GLint bits = 0;
   glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);
   l.timer_queries = bits > 0;
+  if (gl_major * 10 + gl_minor >= 45 || epoxy_has_gl_extension("GL_KHR_robustness") ||
+      epoxy_has_gl_extension("GL_ARB_robustness")) {
+    GLint strategy = 0;
+    glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY, &strategy);
+    l.reset_notification = strategy == GL_LOSE_CONTEXT_ON_RESET;
+  }
+  while (glGetError() != GL_NO_ERROR) {
+    // A driver without the query above raises INVALID_ENUM: not an error of the backend's kernels.
+  }
   if (l.max_group_invocations < 64 || l.max_image_units < 1 || l.max_compute_texture_units < 4) {
     reason = "OpenGL compute limits too small (" + std::to_string(l.max_group_invocations) +
              " invocations, " + std::to_string(l.max_compute_texture_units) + " texture units)";
@@ -143,7 +159,27 @@ GlContext::~GlContext() {
 bool GlContext::try_make_current() noexcept {
   if (context_ == EGL_NO_CONTEXT) return false;
   if (eglGetCurrentContext() == context_) return true;
-  return eglMakeCurrent(display_, surface_, surface_, context_) == EGL_TRUE;
+  if (eglMakeCurrent(display_, surface_, surface_, context_) == EGL_TRUE) return true;
+  if (eglGetError() == EGL_CONTEXT_LOST && lost_.empty()) lost_ = "EGL_CONTEXT_LOST";
+  return false;
+}
+
+std::string GlContext::lost_reason() {
+  if (!lost_.empty() || !limits_.reset_notification || !try_make_current()) return lost_;
+  switch (glGetGraphicsResetStatus()) {
+    case GL_NO_ERROR:
+      break;
+    case GL_GUILTY_CONTEXT_RESET:
+      lost_ = "GL_GUILTY_CONTEXT_RESET: a kernel of this context caused a GPU reset";
+      break;
+    case GL_INNOCENT_CONTEXT_RESET:
+      lost_ = "GL_INNOCENT_CONTEXT_RESET: another program caused a GPU reset";
+      break;
+    default:
+      lost_ = "GL_UNKNOWN_CONTEXT_RESET: the GPU was reset";
+      break;
+  }
+  return lost_;
 }
 
 void GlContext::release() noexcept {

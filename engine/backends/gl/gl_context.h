@@ -23,6 +23,9 @@ struct GlLimits {
   GLint max_compute_texture_units = 0;  // samplers a compute shader may read
   GLint num_binary_formats = 0;         // 0: program binaries cannot be saved
   bool timer_queries = false;           // GL_TIME_ELAPSED works (GL_QUERY_COUNTER_BITS > 0)
+  // The context was made with LOSE_CONTEXT_ON_RESET and the driver reports resets
+  // (glGetGraphicsResetStatus of GL 4.5 / KHR_robustness / ARB_robustness).
+  bool reset_notification = false;
 };
 
 class GlContext {
@@ -50,6 +53,15 @@ class GlContext {
   // "surfaceless" or "pbuffer".
   const std::string& surface_kind() const { return surface_kind_; }
 
+  // Why the context is gone, empty while it works: a reset the driver reported
+  // (GL_GUILTY_CONTEXT_RESET, ...), EGL_CONTEXT_LOST from eglMakeCurrent, or a loss a test forced.
+  // Once lost, it stays lost: every object in it is gone.
+  std::string lost_reason();
+  // Marks the context lost (tests; or a caller that saw GL_CONTEXT_LOST from glGetError).
+  void mark_lost(std::string why) {
+    if (lost_.empty()) lost_ = std::move(why);
+  }
+
  private:
   GlContext() = default;
   EGLDisplay display_ = EGL_NO_DISPLAY;
@@ -57,6 +69,7 @@ class GlContext {
   EGLSurface surface_ = EGL_NO_SURFACE;
   GlLimits limits_;
   std::string vendor_, renderer_, version_, surface_kind_;
+  std::string lost_;
 };
 
 }  // namespace tfjsi::gl

@@ -39,17 +39,29 @@ std::size_t GlTensorData::bytes() const {
 
 GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16) {
   GlObject tex(ctx, GlKind::Texture);
+  while (glGetError() != GL_NO_ERROR) {
+    // Errors left by earlier calls are not this allocation's.
+  }
   glBindTexture(GL_TEXTURE_2D, tex.id());
   const auto w = static_cast<GLsizei>(layout.tex_width());
   const auto h = static_cast<GLsizei>(layout.tex_height());
   glTexStorage2D(GL_TEXTURE_2D, 1, fp16 ? GL_RGBA16F : GL_RGBA32F, w, h);
+  const GLenum err = glGetError();
   // Nearest and one level: texelFetch needs a complete texture.
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glBindTexture(GL_TEXTURE_2D, 0);
-  if (glGetError() != GL_NO_ERROR)
+  if (err != GL_NO_ERROR) {
+    const std::string what = err == GL_OUT_OF_MEMORY ? "GL_OUT_OF_MEMORY"
+                             : err == GL_INVALID_VALUE
+                                 ? "GL_INVALID_VALUE: past GL_MAX_TEXTURE_SIZE"
+                             : err == GL_CONTEXT_LOST ? "GL_CONTEXT_LOST"
+                                                      : "GL error " + std::to_string(err);
+    if (err == GL_CONTEXT_LOST) ctx->mark_lost("GL_CONTEXT_LOST");
     throw std::runtime_error("gl backend: cannot allocate a " + std::to_string(w) + "x" +
-                             std::to_string(h) + " texture");
+                             std::to_string(h) + (fp16 ? " RGBA16F" : " RGBA32F") + " texture (" +
+                             what + ")");
+  }
   return tex;
 }
 

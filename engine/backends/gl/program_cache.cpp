@@ -76,9 +76,13 @@ GlObject ProgramCache::compile(const std::string& source) {
                : glGetShaderInfoLog(id, len, nullptr, log.data());
     return log;
   };
-  if (!ok)
-    throw std::runtime_error("gl backend: compute shader does not compile:\n" +
-                             log_of(shader.id(), false) + "\n--- source ---\n" + source);
+  if (!ok) {
+    // The first line of the log leads the message: warnings show only that line.
+    const std::string log = log_of(shader.id(), false);
+    const std::string first = log.substr(0, log.find_first_of(std::string("\n\0", 2)));
+    throw std::runtime_error("gl backend: compute shader does not compile: " + first + "\n" + log +
+                             "\n--- source ---\n" + source);
+  }
   GlObject program(ctx_, GlKind::Program);
   glAttachShader(program.id(), shader.id());
   if (disk_enabled())

@@ -31,7 +31,8 @@ struct CachedProgram {
   bool saved = false;       // its binary is on disk (or it came from there)
   bool dispatched = false;  // has run once (llvmpipe compiles for real at the first dispatch)
   std::size_t binary_bytes = 0;
-  std::string disk_key;  // file name stem on disk
+  std::string disk_key;            // file name stem on disk
+  GLint group_base_location = -2;  // uniform tfjsi_group_base (-1: unused; -2: not looked up)
 };
 
 class ProgramCache {

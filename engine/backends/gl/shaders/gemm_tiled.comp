@@ -50,8 +50,8 @@ void store_row(int row, int bz, int s, vec4 v) {
 void main() {
   int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
   int t = ly * 8 + lx;
-  int row0 = int(gl_WorkGroupID.x) * 32, s0 = int(gl_WorkGroupID.y) * 8;
-  int bz = int(gl_WorkGroupID.z);
+  int row0 = group_id().x * 32, s0 = group_id().y * 8;
+  int bz = group_id().z;
 #if !CONV
   {
     int n = bz / OUT_H, h = bz - n * OUT_H;

@@ -1,7 +1,7 @@
 // Softmax over the last dim (channels): one invocation per (n, h, w) walks its channel slices.
 // The grid is (W, H, N).
 void main() {
-  ivec3 g = ivec3(gl_GlobalInvocationID);
+  ivec3 g = global_id();
   int w = g.x, h = g.y, n = g.z;
   if (w >= OUT_W || h >= OUT_H || n >= OUT_N) return;
   float m = -3.402823466e38;
