@@ -1,9 +1,17 @@
-// Graphviz `dot` layout of a Scene (top to bottom), in points with y growing downwards.
+// Layout of a Scene (top to bottom), in points with y growing downwards, one open group at a
+// time: each open group's own boxes (its nodes, closed groups and open child groups as single
+// boxes of their laid-out size) are laid out by graphviz `dot`, innermost groups first, then
+// nested into their parents. So opening a group lays out that group and re-places its
+// ancestors, and local layouts are cached across calls. A group with more boxes of its own than
+// dot handles quickly gets a simple layered layout instead, and the Layout says so in `notes`.
+// Edges between boxes of one group follow dot's splines; edges that cross a group's border are
+// drawn as curves from their source box to their target box.
 // Graphviz keeps global state, so layouts run one at a time (a lock inside); call it off the UI
 // thread.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "graph_scene.h"
@@ -32,11 +40,16 @@ struct EdgePath {
 
 struct Layout {
   RectF bounds;
-  std::vector<RectF> items;     // per Scene item
-  std::vector<EdgePath> edges;  // per Scene edge
-  std::vector<RectF> clusters;  // per Scene cluster
-  double milliseconds = 0;      // time dot took
+  std::vector<RectF> items;        // per Scene item
+  std::vector<EdgePath> edges;     // per Scene edge
+  std::vector<RectF> clusters;     // per Scene cluster
+  double milliseconds = 0;         // time the layout took
+  int dot_runs = 0;                // groups laid out by dot in this call (cache misses)
+  std::vector<std::string> notes;  // groups laid out by the simple layered layout, and why
 };
+
+// Boxes of one group beyond which dot is not used (its time grows much faster than linearly).
+inline constexpr int kDotBoxLimit = 600;
 
 // Box sizes in points, per item, chosen by the caller from its font.
 Layout compute_layout(const Scene& scene, const std::vector<Vec2>& item_sizes,
