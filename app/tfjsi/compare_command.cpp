@@ -5,6 +5,7 @@
 
 #include "analysis/compare.h"
 #include "args.h"
+#include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
 #include "engine_setup.h"
@@ -37,6 +38,7 @@ int compare_command(std::span<const std::string> argv) {
   for (const auto& b : opt.backends)
     if (!engine->find_backend(b)) throw UsageError("unknown backend '" + b + "' in --backends");
   const LoadedModel m = load_model(args.positional()[0]);
+  gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
   const analysis::CompareReport report =
       analysis::compare_backends(*engine, m.graph, inputs.tensors, opt);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "args.h"
+#include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
 #include "engine_setup.h"
@@ -26,6 +27,7 @@ int memcheck_command(std::span<const std::string> argv) {
   for (const auto& b : cycle) engine->set_backend(b);  // unavailable ones fail now, with exit 3
 
   const LoadedModel m = load_model(args.positional()[0]);
+  gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
   runtime::Executor executor(*engine, m.graph);
 

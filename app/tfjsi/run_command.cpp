@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "args.h"
+#include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
 #include "engine_setup.h"
@@ -49,6 +50,7 @@ int run_command(std::span<const std::string> argv) {
   if (args.positional().size() != 1) throw UsageError("run takes one MODEL");
   auto engine = make_engine(args);
   const LoadedModel m = load_model(args.positional()[0]);
+  gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
 
   runtime::Executor executor(*engine, m.graph);

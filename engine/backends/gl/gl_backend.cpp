@@ -500,4 +500,9 @@ std::unique_ptr<runtime::Backend> make_gl_backend() {
   return std::make_unique<GlBackend>();
 }
 
+void use_model(runtime::Engine& engine, const model::Bundle& bundle) {
+  auto* gl = dynamic_cast<GlBackend*>(engine.find_backend("gl"));
+  if (gl && gl->availability().available) gl->set_model(bundle);
+}
+
 }  // namespace tfjsi::gl

@@ -14,6 +14,7 @@
 #include "backends/gl/program_cache.h"
 #include "model/bundle.h"
 #include "runtime/backend.h"
+#include "runtime/engine.h"
 
 namespace tfjsi::gl {
 
@@ -143,5 +144,10 @@ class GlBackend : public runtime::Backend {
 };
 
 std::unique_ptr<runtime::Backend> make_gl_backend();
+
+// Tells the engine's gl backend, when it has an available one, which model is about to run
+// (set_model()), so that its program binaries on disk are keyed by that model. Does nothing
+// otherwise. Commands and the GUI call it after loading a model.
+void use_model(runtime::Engine& engine, const model::Bundle& bundle);
 
 }  // namespace tfjsi::gl

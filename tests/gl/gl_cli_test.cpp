@@ -1,0 +1,82 @@
+// The gl program cache from the command line: `tfjsi bench --backend gl --json` reports
+// compile_ms, upload_ms and cache_hit; a second process with the same model loads every program
+// from disk; the disk entries are keyed by the model (a changed weight file misses), which shows
+// the CLI hands the model to the gl backend. `--profile` adds the GL timer-query totals.
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+#include "support/test_support.h"
+
+using namespace tfjsi;
+namespace fs = std::filesystem;
+
+class GlCliTest : public QObject {
+  Q_OBJECT
+
+  // One bench run of `model` on gl with the user's cache folder in `cache`.
+  nlohmann::json bench(const fs::path& model, const QStringList& extra = {}) {
+    QStringList args{"bench",     QString::fromStdString(model.string()),
+                     "--backend", "gl",
+                     "--runs",    "1",
+                     "--warmup",  "0",
+                     "--json"};
+    args += extra;
+    const test::ProcessResult r = test::run_tfjsi(args, 300000);
+    if (r.crashed || r.exit_code != 0)
+      throw std::runtime_error("tfjsi bench failed: " + r.err.toStdString());
+    return r.json();
+  }
+
+ private slots:
+  void bench_reports_and_uses_the_disk_cache() {
+    try {
+      test::TempDir cache, models;
+      qputenv("XDG_CACHE_HOME", QByteArray::fromStdString(cache.path.string()));
+      // A private copy of the model, so that its weights can be changed.
+      const fs::path src = test::corpus_model("gender");
+      fs::copy_file(src, models.path / "gender.json");
+      fs::copy_file(src.parent_path() / "gender.bin", models.path / "gender.bin");
+      const fs::path model = models.path / "gender.json";
+
+      const nlohmann::json cold = bench(model);
+      for (const char* key : {"compile_ms", "upload_ms", "cache_hit"})
+        QVERIFY2(cold.contains(key), key);
+      QVERIFY(cold["compile_ms"].get<double>() > 0);
+      QVERIFY(cold["upload_ms"].get<double>() > 0);
+      QCOMPARE(cold["cache_hit"].get<bool>(), false);
+      const fs::path dir = cache.path / "tfjs-inspector" / "gl-programs";
+      QVERIFY2(fs::is_directory(dir), "no program binaries were saved");
+
+      const nlohmann::json warm = bench(model);
+      QCOMPARE(warm["cache_hit"].get<bool>(), true);
+      QVERIFY2(warm["compile_ms"].get<double>() < cold["compile_ms"].get<double>(),
+               "loading binaries must cost less than compiling");
+
+      // Same shaders, other weights: another model token, so every program is built again.
+      {
+        std::fstream bin(models.path / "gender.bin",
+                         std::ios::in | std::ios::out | std::ios::binary);
+        bin.seekp(100);
+        const char b = 0x11;
+        bin.write(&b, 1);
+      }
+      const nlohmann::json changed = bench(model);
+      QCOMPARE(changed["cache_hit"].get<bool>(), false);
+
+      // Timer queries: the profile says what the driver gave (an array, or null without them).
+      const nlohmann::json prof = bench(model, {"--profile"});
+      QVERIFY(prof["profile"].contains("gl_ops"));
+      if (prof["profile"]["gl_ops"].is_array()) {
+        QVERIFY(!prof["profile"]["gl_ops"].empty());
+        QVERIFY(prof["profile"]["gl_gpu_ms"].get<double>() >= 0);
+      }
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(GlCliTest)
+#include "gl_cli_test.moc"
