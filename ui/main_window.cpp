@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -18,7 +19,10 @@
 #include "graph_view.h"
 #include "model_controller.h"
 #include "model_dock.h"
+#include "outputs_dock.h"
 #include "properties_dock.h"
+#include "run_controller.h"
+#include "run_dock.h"
 
 namespace tfjsi::ui {
 namespace {
@@ -69,8 +73,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   connect(controller_, &ModelController::modelLoaded, this, &MainWindow::on_loaded);
   connect(controller_, &ModelController::loadFailed, this, &MainWindow::on_failed);
+  build_run_side();
   worker_.setObjectName("model-worker");
   worker_.start();
+  QMetaObject::invokeMethod(run_controller_, &RunController::start, Qt::QueuedConnection);
 
   connect(graph_view_, &viewers::GraphView::nodeSelected, properties_dock_, [this](int n) {
     if (n >= 0 || properties_dock_->current_node_name().size()) properties_dock_->show_node(n);
@@ -92,9 +98,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
                            .arg(graph_view_->last_layout_ms(), 0, 'f', 0));
   });
   build_menus();
+  build_run_menu();
 }
 
 MainWindow::~MainWindow() {
+  cancel_->store(true);  // a run under way stops at its next node, so the worker can quit
   worker_.quit();
   worker_.wait();
 }
@@ -124,6 +132,8 @@ void MainWindow::build_menus() {
   view_menu_ = menuBar()->addMenu(tr("&View"));
   view_menu_->addAction(model_dock_->toggleViewAction());
   view_menu_->addAction(properties_dock_->toggleViewAction());
+  view_menu_->addAction(run_dock_->toggleViewAction());
+  view_menu_->addAction(outputs_dock_->toggleViewAction());
   view_menu_->addSeparator();
   QAction* find =
       view_menu_->addAction(tr("&Find in Graph"), graph_view_, &viewers::GraphView::open_find);
@@ -177,11 +187,133 @@ void MainWindow::on_loaded(LoadedModelPtr model) {
   model_dock_->show_summary(model_->summary);
   properties_dock_->set_model(model_);
   graph_view_->set_graph(model_->graph);
+  run_dock_->set_model(model_);
+  outputs_dock_->set_model(model_);
+  last_result_.reset();
+  graph_view_->clear_node_colouring();
   status_->setText(tr("Loaded %1 in %2 ms: %3 nodes")
                        .arg(path)
                        .arg(model_->load_ms, 0, 'f', 0)
                        .arg(model_->graph->nodes.size()));
   emit modelOpened(path);
+}
+
+// ---- the run side: the RunController on the worker, the Run and Outputs docks, the Run menu ----
+
+void MainWindow::build_run_side() {
+  qRegisterMetaType<RunRequest>();
+  qRegisterMetaType<RunResultPtr>();
+  qRegisterMetaType<BackendList>();
+  run_dock_ = new RunDock(this);
+  outputs_dock_ = new OutputsDock(this);
+  addDockWidget(Qt::LeftDockWidgetArea, run_dock_);
+  splitDockWidget(model_dock_, run_dock_, Qt::Vertical);
+  addDockWidget(Qt::RightDockWidgetArea, outputs_dock_);
+  splitDockWidget(properties_dock_, outputs_dock_, Qt::Vertical);
+  run_status_ = new QLabel(this);
+  run_status_->setObjectName("runStatus");
+  statusBar()->addPermanentWidget(run_status_);
+
+  run_controller_ = new RunController(cancel_);
+  run_controller_->moveToThread(&worker_);
+  connect(&worker_, &QThread::finished, run_controller_, &QObject::deleteLater);
+  // Both live on the worker: the model reaches the run controller there, in load order.
+  connect(controller_, &ModelController::modelLoaded, run_controller_, &RunController::setModel);
+  connect(this, &MainWindow::requestRun, run_controller_, &RunController::run,
+          Qt::QueuedConnection);
+  connect(run_controller_, &RunController::backendsReady, run_dock_, &RunDock::set_backends);
+  connect(run_controller_, &RunController::runStarted, this,
+          [this](const QString& what) { status_->setText(what + QStringLiteral("...")); });
+  connect(run_controller_, &RunController::runProgress, run_dock_, &RunDock::show_progress);
+  connect(run_controller_, &RunController::runFinished, this, &MainWindow::on_run_finished);
+  connect(run_controller_, &RunController::runFailed, this, &MainWindow::on_run_failed);
+
+  connect(run_dock_, &RunDock::runRequested, this, &MainWindow::run_model);
+  connect(run_dock_, &RunDock::cancelRequested, this, &MainWindow::cancel_run);
+  connect(run_dock_, &RunDock::settingsChanged, this, [this] {
+    if (run_dock_->rerun_box()->isChecked() && last_result_ && !running_) run_model(false);
+  });
+  connect(run_dock_, &RunDock::graphColourChanged, this, &MainWindow::colour_graph);
+  connect(graph_view_, &viewers::GraphView::nodeSelected, outputs_dock_, [this](int n) {
+    if (n >= 0 && model_ && n < static_cast<int>(model_->graph->nodes.size()))
+      outputs_dock_->show_node(model_->graph->nodes[static_cast<std::size_t>(n)].name);
+  });
+}
+
+void MainWindow::build_run_menu() {
+  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  run_action_ = run->addAction(tr("&Run"), this, [this] { run_model(false); });
+  run_action_->setObjectName("runAction");
+  run_action_->setShortcut(Qt::Key_F5);
+  bench_action_ = run->addAction(tr("&Benchmark"), this, [this] { run_model(true); });
+  bench_action_->setShortcut(Qt::CTRL | Qt::Key_F5);
+  cancel_action_ = run->addAction(tr("&Cancel"), this, &MainWindow::cancel_run);
+  // Enabled only during a run, so Esc still reaches the graph's find field otherwise.
+  cancel_action_->setObjectName("cancelRunAction");
+  cancel_action_->setShortcut(Qt::Key_Escape);
+  cancel_action_->setEnabled(false);
+  // The Help menu stays last.
+  menuBar()->insertMenu(menuBar()->actions().constLast(), run);
+}
+
+void MainWindow::run_model(bool benchmark) {
+  if (running_ || !model_ || loading_) return;
+  running_ = true;
+  cancel_->store(false);  // before the request: a Cancel pressed from now on counts
+  run_dock_->set_running(true);
+  cancel_action_->setEnabled(true);
+  emit requestRun(run_dock_->request(benchmark));
+}
+
+void MainWindow::cancel_run() {
+  if (running_) cancel_->store(true);
+}
+
+void MainWindow::on_run_finished(RunResultPtr result) {
+  running_ = false;
+  cancel_action_->setEnabled(false);
+  last_result_ = result;
+  run_dock_->set_running(false);
+  run_dock_->show_result(*result);
+  outputs_dock_->show_result(result);
+  const QString where = QString::fromStdString(result->backend) +
+                        (result->backend == "gl" ? (result->fp16 ? " fp16" : " fp32") : "");
+  run_status_->setText(tr("Last run: %1 ms on %2%3")
+                           .arg(result->run_ms, 0, 'f', 2)
+                           .arg(where, result->benchmark ? tr(" (median)") : QString()));
+  status_->setText(tr("Done"));
+  colour_graph();
+  emit runFinished(result);
+}
+
+void MainWindow::colour_graph() {
+  const GraphColour mode = run_dock_->graph_colour();
+  if (!last_result_ || mode == GraphColour::OpFamily) {
+    graph_view_->clear_node_colouring();
+    return;
+  }
+  const QString where =
+      QString::fromStdString(last_result_->backend) +
+      (last_result_->backend == "gl" ? (last_result_->fp16 ? " fp16" : " fp32") : "");
+  if (mode == GraphColour::Backend) {
+    std::unordered_map<std::string, std::string> by_node;
+    for (const auto& n : last_result_->nodes)
+      by_node[n.node] = n.fallback ? "cpu fallback" : n.backend;
+    graph_view_->set_node_categories(tr("Backend (run on %1)").arg(where), by_node);
+  } else {
+    std::unordered_map<std::string, double> ms;
+    for (const auto& n : last_result_->nodes) ms[n.node] += n.ms;  // loops run a node often
+    graph_view_->set_node_values(tr("Time per node, ms (%1)").arg(where), ms, true);
+  }
+}
+
+void MainWindow::on_run_failed(const QString& message, bool cancelled) {
+  running_ = false;
+  cancel_action_->setEnabled(false);
+  run_dock_->set_running(false);
+  run_dock_->show_error(message, cancelled);
+  status_->setText(cancelled ? tr("Run cancelled") : tr("Run failed: %1").arg(message));
+  emit runFailed(message, cancelled);
 }
 
 void MainWindow::on_failed(const QString& path, const QString& message) {

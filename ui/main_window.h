@@ -1,13 +1,17 @@
-// The main window: menus, the graph canvas in the middle, the Model and Properties docks, and
-// the worker thread on which the ModelController loads models.
+// The main window: menus, the graph canvas in the middle, the Model, Properties, Run and Outputs
+// docks, and the worker thread on which the ModelController loads models and the RunController
+// runs them.
 #pragma once
 
 #include <QImage>
 #include <QMainWindow>
 #include <QThread>
+#include <atomic>
+#include <memory>
 
 #include "loaded_model.h"
 #include "recent_files.h"
+#include "run_result.h"
 
 class QLabel;
 class QMenu;
@@ -22,7 +26,10 @@ namespace tfjsi::ui {
 
 class ModelController;
 class ModelDock;
+class OutputsDock;
 class PropertiesDock;
+class RunController;
+class RunDock;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -38,6 +45,16 @@ class MainWindow : public QMainWindow {
   viewers::GraphView* graph_view() const { return graph_view_; }
   ModelDock* model_dock() const { return model_dock_; }
   PropertiesDock* properties_dock() const { return properties_dock_; }
+  RunDock* run_dock() const { return run_dock_; }
+  OutputsDock* outputs_dock() const { return outputs_dock_; }
+
+  // Runs (or benchmarks) the open model with the Run dock's settings, on the worker thread;
+  // runFinished or runFailed tells how it went. Ignored while a run is under way.
+  void run_model(bool benchmark = false);
+  // Asks the run under way to stop at its next node.
+  void cancel_run();
+  bool is_running() const { return running_; }
+  RunResultPtr last_result() const { return last_result_; }
   // The window as it looks, the GL canvas included (QWidget::grab leaves GL areas blank).
   QImage grab_window();
 
@@ -45,6 +62,9 @@ class MainWindow : public QMainWindow {
   void requestOpen(const QString& path);  // to the controller (queued)
   void modelOpened(const QString& path);
   void modelFailed(const QString& path, const QString& message);
+  void requestRun(tfjsi::ui::RunRequest request);  // to the run controller (queued)
+  void runFinished(tfjsi::ui::RunResultPtr result);
+  void runFailed(const QString& message, bool cancelled);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -59,16 +79,31 @@ class MainWindow : public QMainWindow {
   void export_png();
   void export_svg();
   void about();
+  void build_run_side();
+  void build_run_menu();
+  void on_run_finished(RunResultPtr result);
+  void on_run_failed(const QString& message, bool cancelled);
+  void colour_graph();  // by the Run dock's choice, from the last result
 
   QThread worker_;
   ModelController* controller_ = nullptr;  // lives on worker_
   LoadedModelPtr model_;
   bool loading_ = false;
   RecentFiles recent_;
+  RunController* run_controller_ = nullptr;  // lives on worker_ too (one thread drives the engine)
+  std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
+  bool running_ = false;
+  RunResultPtr last_result_;
 
   viewers::GraphView* graph_view_ = nullptr;
   ModelDock* model_dock_ = nullptr;
   PropertiesDock* properties_dock_ = nullptr;
+  RunDock* run_dock_ = nullptr;
+  OutputsDock* outputs_dock_ = nullptr;
+  QAction* run_action_ = nullptr;
+  QAction* bench_action_ = nullptr;
+  QAction* cancel_action_ = nullptr;
+  QLabel* run_status_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QMenu* view_menu_ = nullptr;
   QAction* show_const_ = nullptr;

@@ -11,3 +11,11 @@ target_link_libraries(gui_graph_scene_test PRIVATE tfjsi_viewers)
 # The canvas coloured by backend and by a per-node value, on a real model; legend placement.
 tfjsi_add_suite(gui_graph_colouring_test ${CMAKE_CURRENT_LIST_DIR}/graph_colouring_test.cpp)
 target_link_libraries(gui_graph_colouring_test PRIVATE tfjsi_viewers)
+
+tfjsi_add_suite(gui_run_test ${CMAKE_CURRENT_LIST_DIR}/run_test.cpp)
+target_link_libraries(gui_run_test PRIVATE tfjsi_ui)
+
+# Frame and layout times of the canvas on facemesh-attention and a synthetic 20000-node graph.
+tfjsi_add_suite(gui_graph_scale_test ${CMAKE_CURRENT_LIST_DIR}/graph_scale_test.cpp)
+target_link_libraries(gui_graph_scale_test PRIVATE tfjsi_viewers)
+set_tests_properties(gui_graph_scale_test PROPERTIES TIMEOUT 900)

@@ -1,0 +1,96 @@
+// The Run dock: backend (switches live; an unavailable one is disabled and says why), fp16 for gl,
+// threads, where each model input comes from, Run, Benchmark (warmup and runs) and Cancel, with
+// the last run's time. It only builds RunRequests and shows answers: MainWindow sends them on.
+#pragma once
+
+#include <QDockWidget>
+#include <vector>
+
+#include "loaded_model.h"
+#include "run_result.h"
+
+class QCheckBox;
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QWidget;
+
+namespace tfjsi::ui {
+
+// What the graph's boxes show after a run.
+enum class GraphColour { OpFamily, Backend, Time };
+
+class RunDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit RunDock(QWidget* parent = nullptr);
+
+  void set_backends(const BackendList& backends);
+  void set_model(LoadedModelPtr model);  // one input row per signature input
+  RunRequest request(bool benchmark) const;
+  void set_running(bool running);
+  void show_progress(int done, int total);
+  void show_result(const RunResult& r);
+  void show_error(const QString& message, bool cancelled);
+
+  // Sets where an input's values come from, as a user would with its row.
+  void set_input(const QString& input, InputKind kind, const QString& path = {},
+                 ImageScale scale = ImageScale::Unit);
+
+  QComboBox* backend_combo() const { return backend_; }
+  QCheckBox* fp16_box() const { return fp16_; }
+  QSpinBox* threads_box() const { return threads_; }
+  QCheckBox* keep_box() const { return keep_; }
+  QCheckBox* rerun_box() const { return rerun_; }
+  QSpinBox* warmup_box() const { return warmup_; }
+  QSpinBox* runs_box() const { return runs_; }
+  QPushButton* run_button() const { return run_; }
+  QPushButton* benchmark_button() const { return bench_; }
+  QPushButton* cancel_button() const { return cancel_; }
+  QLabel* result_label() const { return result_; }
+  QComboBox* colour_combo() const { return colour_; }
+  GraphColour graph_colour() const;
+
+ signals:
+  void runRequested(bool benchmark);
+  void cancelRequested();
+  // The backend or precision changed (MainWindow re-runs when "run on change" is on).
+  void settingsChanged();
+  void graphColourChanged();
+
+ private:
+  struct InputRow {
+    std::string name;
+    QComboBox* source;
+    QLineEdit* path;
+    QPushButton* browse;
+    QComboBox* scale;
+  };
+  void update_enabled();
+  void browse(InputRow& row);
+
+  LoadedModelPtr model_;
+  QComboBox* backend_;
+  QCheckBox* fp16_;
+  QSpinBox* threads_;
+  QWidget* inputs_box_;
+  QFormLayout* inputs_form_;
+  std::vector<InputRow> rows_;
+  QCheckBox* keep_;
+  QCheckBox* rerun_;
+  QSpinBox* warmup_;
+  QSpinBox* runs_;
+  QPushButton* run_;
+  QPushButton* bench_;
+  QPushButton* cancel_;
+  QProgressBar* progress_;
+  QLabel* result_;
+  QComboBox* colour_;
+  bool running_ = false;
+};
+
+}  // namespace tfjsi::ui

@@ -1,0 +1,97 @@
+#include "tensor_stats.h"
+
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace tfjsi::ui {
+
+double element(const HostTensor& t, std::int64_t i) {
+  const auto k = static_cast<std::size_t>(i);
+  switch (t.dtype) {
+    case DType::Float32:
+      return static_cast<double>(t.values<float>()[k]);
+    case DType::Int32:
+      return static_cast<double>(t.values<std::int32_t>()[k]);
+    case DType::Bool:
+      return t.values<std::uint8_t>()[k] ? 1.0 : 0.0;
+    case DType::String:
+      break;
+  }
+  return std::nan("");
+}
+
+TensorStats tensor_stats(const HostTensor& t) {
+  TensorStats s;
+  s.count = t.num_elements();
+  if (t.dtype == DType::String || !t.buffer) return s;
+  // Welford: one pass, stable for large tensors.
+  double mean = 0, m2 = 0;
+  bool first = true;
+  for (std::int64_t i = 0; i < s.count; ++i) {
+    const double x = element(t, i);
+    if (std::isnan(x)) {
+      ++s.nan;
+      continue;
+    }
+    if (std::isinf(x)) {
+      ++s.inf;
+      continue;
+    }
+    if (x == 0) ++s.zeros;
+    if (std::abs(x) > kFp16Max) ++s.over_fp16;
+    if (first || x < s.min) s.min = x;
+    if (first || x > s.max) s.max = x;
+    first = false;
+    ++s.finite;
+    const double d = x - mean;
+    mean += d / static_cast<double>(s.finite);
+    m2 += d * (x - mean);
+  }
+  s.mean = mean;
+  s.std = s.finite ? std::sqrt(m2 / static_cast<double>(s.finite)) : 0;
+  return s;
+}
+
+QString first_values(const HostTensor& t, int n) {
+  QStringList parts;
+  const std::int64_t count = std::min<std::int64_t>(t.num_elements(), n);
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (t.dtype == DType::String)
+      parts << QString::fromStdString((*t.strings)[static_cast<std::size_t>(i)]);
+    else if (t.dtype == DType::Float32)
+      parts << QString::number(element(t, i), 'g', 9);
+    else
+      parts << QString::number(static_cast<std::int64_t>(element(t, i)));
+  }
+  QString s = parts.join(", ");
+  if (t.num_elements() > count) s += QStringLiteral(", ...");
+  return s;
+}
+
+bool classifier_like(const HostTensor& t) {
+  if (t.dtype != DType::Float32) return false;
+  const std::int64_t classes = t.shape.empty() ? 0 : t.shape.back();
+  return (t.rank() == 2 || t.rank() == 1) && classes > 1;
+}
+
+std::vector<std::pair<int, double>> top_k(const HostTensor& t, int row, int k) {
+  if (t.shape.empty()) return {};
+  const auto classes = static_cast<int>(t.shape.back());
+  const std::int64_t base = static_cast<std::int64_t>(row) * classes;
+  if (row < 0 || base + classes > t.num_elements()) return {};
+  std::vector<std::pair<int, double>> v;
+  for (int c = 0; c < classes; ++c) v.emplace_back(c, element(t, base + c));
+  auto larger = [](const auto& a, const auto& b) {
+    if (std::isnan(a.second)) return false;
+    if (std::isnan(b.second)) return true;
+    return a.second > b.second;
+  };
+  const auto n = static_cast<std::size_t>(std::clamp(k, 0, classes));
+  std::partial_sort(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n), v.end(), larger);
+  v.resize(n);
+  return v;
+}
+
+}  // namespace tfjsi::ui
