@@ -269,6 +269,13 @@ std::optional<QRectF> GraphView::node_screen_rect(int node) const {
   return QRectF(QPointF(a.x, a.y), QPointF(b.x, b.y));
 }
 
+QStringList GraphView::layout_notes() const {
+  QStringList out;
+  if (layout_)
+    for (const auto& n : layout_->notes) out << QString::fromStdString(n);
+  return out;
+}
+
 void GraphView::set_legend_collapsed(bool collapsed) {
   if (collapsed == legend_collapsed_) return;
   legend_collapsed_ = collapsed;
@@ -976,7 +983,7 @@ void GraphView::draw_status() {
   double avg = 0;
   for (double t : ft) avg += t;
   if (!ft.empty()) avg /= static_cast<double>(ft.size());
-  char buf[160];
+  char buf[256];
   std::snprintf(buf, sizeof buf,
                 "%zu boxes  %zu edges  |  layout %.0f ms  |  frame %.1f ms  |  zoom %.0f%%",
                 scene_->items.size(), scene_->edges.size(), layout_->milliseconds, avg,
@@ -987,6 +994,16 @@ void GraphView::draw_status() {
   dl->AddRectFilled(ImVec2(at.x - 6, at.y - 3), ImVec2(at.x + sz.x + 6, at.y + sz.y + 3),
                     IM_COL32(255, 255, 255, 220), 3);
   dl->AddText(at, IM_COL32(90, 96, 104, 255), buf);
+  if (!layout_->notes.empty()) {
+    // A group too big for dot: say why its layout looks plainer.
+    std::snprintf(buf, sizeof buf, "%s%s", layout_->notes.front().c_str(),
+                  layout_->notes.size() > 1 ? " (and more)" : "");
+    ImVec2 nsz = ImGui::CalcTextSize(buf);
+    ImVec2 nat(static_cast<float>(width()) - nsz.x - 10, at.y - nsz.y - 10);
+    dl->AddRectFilled(ImVec2(nat.x - 6, nat.y - 3), ImVec2(nat.x + nsz.x + 6, nat.y + nsz.y + 3),
+                      IM_COL32(255, 243, 214, 235), 3);
+    dl->AddText(nat, IM_COL32(140, 80, 10, 255), buf);
+  }
 }
 
 void GraphView::draw_legend() {

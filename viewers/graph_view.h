@@ -6,6 +6,7 @@
 
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 #include <QThreadPool>
 #include <atomic>
 #include <map>
@@ -65,6 +66,8 @@ class GraphView : public ImGuiWidget {
   bool over_overlay(QPoint widget_pos) const { return over_overlay(QPointF(widget_pos)); }
   int visible_box_count() const { return scene_ ? static_cast<int>(scene_->items.size()) : 0; }
   double last_layout_ms() const { return layout_ ? layout_->milliseconds : 0.0; }
+  // What the layout says about itself (groups too big for dot, laid out the simple way).
+  QStringList layout_notes() const;
   float zoom() const { return zoom_; }
   void pan_by(float dx, float dy);
 
