@@ -1,8 +1,9 @@
 // Fault paths of the gl backend on a real corpus model (gender: convolutions, depthwise, pooling,
 // softmax), forced by the backend's test hooks at one named node: a shader that does not compile,
-// a texture that cannot be allocated, a lost context. Each must leave the run's outputs equal to
-// cpu's (within the fp32 tolerance of DESIGN.md), warn with the op, the node and the reason, and
-// never crash; a lost context also makes gl unavailable, with that reason, for later runs.
+// a texture that cannot be allocated, a lost context; and, without the hooks, an input too wide for
+// any texture. Each must leave the run's outputs equal to cpu's (within the fp32 tolerance of
+// DESIGN.md), warn with the op, the node and the reason, and never crash; a lost context also
+// makes gl unavailable, with that reason, for later runs.
 #include <QtTest>
 
 #include <algorithm>
@@ -128,6 +129,48 @@ class GlFaultTest : public QObject {
 
   void texture_allocation_failure_falls_back() {
     node_fault(gl::GlFault::Alloc, "cannot allocate");
+  }
+
+  // Without the hook: an input whose shape the graph leaves open arrives wider than
+  // GL_MAX_TEXTURE_SIZE (panels cut rows, not columns), so no texture can hold it.
+  void texture_past_max_size_falls_back() {
+    graph::Graph g;
+    graph::Node x;
+    x.name = "x";
+    x.op = "Placeholder";
+    x.outputs.push_back({DType::Float32, PartialShape::unknown()});
+    graph::Node relu;
+    relu.name = "wide_relu";
+    relu.op = "Relu";
+    relu.inputs.push_back({0, 0});
+    relu.attrs["T"] = graph::TypeAttr{"DT_FLOAT"};
+    relu.outputs.push_back({DType::Float32, PartialShape::unknown()});
+    g.nodes = {x, relu};
+    g.inputs.push_back({"x", {0, 0}, DType::Float32, PartialShape::unknown()});
+    g.outputs.push_back({"wide_relu", {1, 0}, DType::Float32, PartialShape::unknown()});
+
+    GlEngine e;
+    Executor ex(e.engine, g);
+    QVERIFY(ex.plan().nodes[1].backend == e.gl);
+    const std::int64_t w = e.gl->context()->limits().max_texture_size + 1;
+    HostTensor in = HostTensor::zeros(DType::Float32, {1, w, 1});
+    for (std::int64_t i = 0; i < w; ++i)
+      in.mutable_values<float>()[i] = static_cast<float>(i % 7) - 3.f;
+    std::vector<HostTensor> got;
+    try {
+      got = ex.run({{"x", in}});
+    } catch (const std::exception& err) {
+      QFAIL((std::string("the run threw instead of falling back: ") + err.what()).c_str());
+    }
+    std::printf("%s", e.warnings().c_str());
+    QCOMPARE(got.size(), std::size_t{1});
+    QVERIFY(got[0].shape == in.shape);
+    for (std::int64_t i = 0; i < w; ++i)
+      QCOMPARE(got[0].values<float>()[i], std::max(0.f, in.values<float>()[i]));
+    QCOMPARE(e.log.size(), std::size_t{1});
+    QVERIFY2(contains(e.log[0], "op 'Relu' (node 'wide_relu') failed on backend 'gl'") &&
+                 contains(e.log[0], "does not fit a texture"),
+             e.log[0].c_str());
   }
 
   void lost_context_reruns_on_cpu_and_marks_gl_unavailable() {
