@@ -19,3 +19,7 @@ target_link_libraries(gui_run_test PRIVATE tfjsi_ui)
 tfjsi_add_suite(gui_graph_scale_test ${CMAKE_CURRENT_LIST_DIR}/graph_scale_test.cpp)
 target_link_libraries(gui_graph_scale_test PRIVATE tfjsi_viewers)
 set_tests_properties(gui_graph_scale_test PROPERTIES TIMEOUT 900)
+
+# Opening by drag and drop of a model folder or model.json, and the Open Recent menu.
+tfjsi_add_suite(gui_open_paths_test ${CMAKE_CURRENT_LIST_DIR}/open_paths_test.cpp)
+target_link_libraries(gui_open_paths_test PRIVATE tfjsi_ui)
