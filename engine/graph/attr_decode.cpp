@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "model/limits.h"
 
 namespace tfjsi::graph::detail {
 namespace {
@@ -329,6 +330,9 @@ PartialShape decode_shape(const json& j) {
       auto s = d.find("size");
       const std::int64_t size = s == d.end() ? 0 : json_int64(*s);
       if (size < -1) throw ModelError("shape dim " + std::to_string(size) + " is negative");
+      if (shape.dims.size() == model::kMaxRank)
+        throw ModelError("shape has more dims than the limit of " +
+                         std::to_string(model::kMaxRank) + " (kMaxRank)");
       shape.dims.push_back(size);
     }
   }
@@ -360,10 +364,10 @@ HostTensor decode_tensor(const json& j) {
   if (!pshape.fully_known())
     throw ModelError("tensor shape " + pshape.to_string() + " is not fully known");
   const auto count = checked_num_elements(pshape.dims);
-  // A generous cap: an attribute tensor filled from one value must not exhaust memory.
-  constexpr std::int64_t kMaxElements = std::int64_t{1} << 28;
-  if (!count || *count > kMaxElements)
-    throw ModelError("tensor shape " + pshape.to_string() + " is too large");
+  if (!count || *count > model::kMaxAttrTensorElements)
+    throw ModelError("tensor shape " + pshape.to_string() +
+                     " has more elements than the limit of " +
+                     std::to_string(model::kMaxAttrTensorElements) + " (kMaxAttrTensorElements)");
   const auto n = static_cast<std::size_t>(*count);
 
   HostTensor t = HostTensor::zeros(*dtype, pshape.dims);

@@ -13,6 +13,7 @@
 #include "graph/build.h"
 #include "graph/keras/keras_config.h"
 #include "graph/keras/layers.h"
+#include "model/limits.h"
 
 using nlohmann::json;
 
@@ -142,6 +143,15 @@ class Walker {
                      const std::vector<TensorRef>& inputs) {
     const std::string path = prefix + spec.name;
     if (keras::is_model_class(spec.class_name)) {
+      // Each nested model is a recursion here; bound it before the stack is.
+      struct Leave {
+        int& depth;
+        ~Leave() { --depth; }
+      } leave{++nesting_};
+      if (nesting_ > model::kMaxModelNesting)
+        fail_layer(path, spec.class_name,
+                   "models nested more than " + std::to_string(model::kMaxModelNesting) +
+                       " deep (limit kMaxModelNesting)");
       const ModelSpec inner = keras::parse_model(*spec.entry, where(path));
       return lower_model(inner, path + "/", &inputs, nullptr);
     }
@@ -317,6 +327,7 @@ class Walker {
 
  private:
   GraphWriter& w_;
+  int nesting_ = 0;  // nested models being lowered
 };
 
 // The whole lowering; lower_keras only adds a safety net around it.

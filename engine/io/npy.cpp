@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "model/limits.h"
 
 namespace tfjsi::io {
 namespace {
@@ -83,6 +84,9 @@ Header parse_header(std::string_view dict, const std::filesystem::path& file) {
     }
     if (i == 0) fail(file, "malformed 'shape': '" + std::string(s.substr(0, close + 1)) + "'");
     while (i < dims.size() && dims[i] == 'L') ++i;  // Python 2 long suffix
+    if (h.shape.size() == model::kMaxRank)
+      fail(file, "shape has more dims than the limit of " + std::to_string(model::kMaxRank) +
+                     " (kMaxRank)");
     h.shape.push_back(v);
     dims.remove_prefix(i);
   }
@@ -135,6 +139,10 @@ float half_to_float(std::uint16_t h) {
 HostTensor read_npy(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(file, "cannot open the .npy file");
+  return read_npy(in, file);
+}
+
+HostTensor read_npy(std::istream& in, const std::filesystem::path& file) {
   char magic[6];
   if (!in.read(magic, 6) || std::memcmp(magic, kMagic, 6) != 0)
     fail(file, "not a .npy file (no \\x93NUMPY magic)");
@@ -179,6 +187,18 @@ HostTensor read_npy(const std::filesystem::path& file) {
   if (!n || static_cast<std::uint64_t>(*n) > kMaxBytes / kind->size)
     fail(file, "shape " + shape_to_string(h.shape) + " is too large");
   const std::size_t count = static_cast<std::size_t>(*n);
+  // A header may claim gigabytes that the file does not hold: compare with what is left before
+  // allocating for it.
+  const auto data_start = in.tellg();
+  if (data_start != std::istream::pos_type(-1) && in.seekg(0, std::ios::end)) {
+    const auto left = static_cast<std::uint64_t>(in.tellg() - data_start);
+    in.seekg(data_start);
+    if (left < count * kind->size)
+      fail(file, "truncated data: shape " + shape_to_string(h.shape) + " of " + h.descr +
+                     " needs " + std::to_string(count * kind->size) + " bytes, the file holds " +
+                     std::to_string(left));
+  }
+  in.clear();
   std::vector<std::byte> raw(count * kind->size);
   if (!raw.empty() && !in.read(reinterpret_cast<char*>(raw.data()), raw.size()))
     fail(file, "truncated data: shape " + shape_to_string(h.shape) + " of " + h.descr + " needs " +
@@ -186,7 +206,9 @@ HostTensor read_npy(const std::filesystem::path& file) {
 
   HostTensor t = HostTensor::zeros(kind->dtype, h.shape);
   const std::string d = h.descr;
-  if (d == "<f4") {
+  if (count == 0) {
+    // An empty array: nothing to copy (memcpy from an empty vector's null data is UB).
+  } else if (d == "<f4") {
     std::memcpy(t.buffer->mutable_data(), raw.data(), raw.size());
   } else if (d == "<f2") {
     auto out = t.mutable_values<float>();

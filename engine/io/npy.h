@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <iosfwd>
 
 #include "core/host_tensor.h"
 
@@ -11,6 +12,8 @@ namespace tfjsi::io {
 // (become float32), <i4, and <i8, |u1, |i1, <i2, <u2 (become int32; <i8 values must fit), |b1
 // (bool). Throws ModelError naming the file and what is wrong with it.
 HostTensor read_npy(const std::filesystem::path& file);
+// The same from an open stream (a file or bytes in memory); `file` names it in errors.
+HostTensor read_npy(std::istream& in, const std::filesystem::path& file);
 
 // Writes `tensor` as NumPy format 1.0: <f4, <i4 or |b1. Throws std::runtime_error on I/O failure
 // and for string tensors.

@@ -12,8 +12,51 @@
 namespace tfjsi::model {
 namespace {
 
-// Thrown from the parser callback to stop at the first too-deep value.
+// Thrown by the limit check to stop at the first value past a limit.
 struct TooDeep {};
+struct TooLong {
+  bool key;
+  std::size_t bytes;
+  std::string start;  // the first characters, to help find it
+};
+
+// A SAX pass that builds nothing and checks nesting depth and string lengths. It runs before
+// the DOM parse because nlohmann's callback parser scans the whole parent container at the end
+// of every object or array (looking for discarded values), which is quadratic in a long node
+// list: a 262144-node model.json took minutes. Syntax errors surface here, as the parser's own.
+class LimitCheck : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t& s) override { return check(s, false); }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return enter(); }
+  bool key(string_t& s) override { return check(s, true); }
+  bool end_object() override { return leave(); }
+  bool start_array(std::size_t) override { return enter(); }
+  bool end_array() override { return leave(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw e;
+  }
+
+ private:
+  bool enter() {
+    if (++depth_ > kMaxJsonDepth) throw TooDeep{};
+    return true;
+  }
+  bool leave() {
+    --depth_;
+    return true;
+  }
+  static bool check(const string_t& s, bool key) {
+    if (s.size() > kMaxStringBytes) throw TooLong{key, s.size(), s.substr(0, 40)};
+    return true;
+  }
+  int depth_ = 0;  // containers open; the top-level value is level 1
+};
 
 std::string strip_json_prefix(std::string msg) {
   // nlohmann prefixes "[json.exception.parse_error.101] "; the user does not need it.
@@ -36,22 +79,29 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
   if (ec) fail_model(file, "cannot read its size: " + ec.message());
   if (size > kMaxJsonBytes)
     fail_model(file, "is " + std::to_string(size) + " bytes; model.json files over " +
-                         std::to_string(kMaxJsonBytes) + " bytes are refused");
+                         std::to_string(kMaxJsonBytes) + " bytes are refused (kMaxJsonBytes)");
   std::ifstream in(file, std::ios::binary);
   if (!in) fail_model(file, std::string("cannot open: ") + std::strerror(errno));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) fail_model(file, "read error");
+  return parse_json_text(text, file);
+}
+
+nlohmann::json parse_json_text(std::string_view text, const std::filesystem::path& file) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     fail_model(file, "empty file, expected a model.json object");
 
-  const auto depth_guard = [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-    if (depth > kMaxJsonDepth) throw TooDeep{};
-    return true;
-  };
   try {
-    return nlohmann::json::parse(text, depth_guard);
+    LimitCheck check;
+    nlohmann::json::sax_parse(text.begin(), text.end(), &check);
+    return nlohmann::json::parse(text.begin(), text.end());
   } catch (const TooDeep&) {
-    fail_model(file, "JSON nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+    fail_model(file, "JSON nested more than " + std::to_string(kMaxJsonDepth) +
+                         " levels deep (limit kMaxJsonDepth)");
+  } catch (const TooLong& e) {
+    fail_model(file, std::string(e.key ? "a key" : "a string") + " of " + std::to_string(e.bytes) +
+                         " bytes (starting \"" + e.start + "\") is longer than the limit of " +
+                         std::to_string(kMaxStringBytes) + " bytes (kMaxStringBytes)");
   } catch (const nlohmann::json::parse_error& e) {
     fail_model(file, "not valid JSON: " + strip_json_prefix(e.what()));
   } catch (const nlohmann::json::exception& e) {

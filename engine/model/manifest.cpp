@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "model/json_fields.h"
+#include "model/limits.h"
 
 namespace tfjsi::model {
 namespace {
@@ -107,6 +108,9 @@ WeightSpec parse_weight(const Ctx& base, const nlohmann::json& e,
   if (!shape || !shape->is_array())
     ctx.fail("shape: expected an array of dims, found " +
              (shape ? json_kind(*shape) : std::string("none")));
+  if (shape->size() > kMaxRank)
+    ctx.fail("shape has " + std::to_string(shape->size()) + " dims, more than the limit of " +
+             std::to_string(kMaxRank) + " (kMaxRank)");
   for (std::size_t i = 0; i < shape->size(); ++i) w.shape.push_back(parse_dim(ctx, (*shape)[i], i));
   const auto n = checked_num_elements(w.shape);
   if (!n) ctx.fail("shape " + shape_to_string(w.shape) + " has too many elements");
@@ -131,6 +135,10 @@ WeightSpec parse_weight(const Ctx& base, const nlohmann::json& e,
     if (w.elements > std::numeric_limits<std::uint64_t>::max() / w.stored_element_size)
       ctx.fail("shape " + shape_to_string(w.shape) + " needs more bytes than can be addressed");
     w.fixed_bytes = w.elements * w.stored_element_size;
+    // String weights are bounded by their shard's bytes as they are decoded.
+    if (w.elements > kMaxWeightElements)
+      ctx.fail("shape " + shape_to_string(w.shape) + " has more elements than the limit of " +
+               std::to_string(kMaxWeightElements) + " for one weight (kMaxWeightElements)");
   }
   return w;
 }
@@ -145,6 +153,7 @@ std::vector<ManifestGroup> parse_manifest(const std::filesystem::path& file,
   if (!manifest.is_array())
     fail_model(file, "weightsManifest: expected an array of groups, found " + json_kind(manifest));
   std::unordered_set<std::string> names;
+  std::uint64_t decoded_bytes = 0;  // of all weights so far; each term is at most 2^32
   for (std::size_t g = 0; g < manifest.size(); ++g) {
     const Ctx gctx{file, "weightsManifest[" + std::to_string(g) + "]"};
     const auto& jg = manifest[g];
@@ -171,6 +180,11 @@ std::vector<ManifestGroup> parse_manifest(const std::filesystem::path& file,
       auto w = parse_weight(wctx, (*weights)[i], warnings);
       if (!names.insert(w.name).second)
         wctx.fail("duplicate weight name '" + w.name + "': each weight must appear once");
+      decoded_bytes += w.elements * element_size(w.dtype);
+      if (decoded_bytes > kMaxWeightBytes)
+        wctx.fail("'" + w.name + "': the weights up to this one take " +
+                  std::to_string(decoded_bytes) + " bytes once decoded, more than the limit of " +
+                  std::to_string(kMaxWeightBytes) + " bytes for all weights (kMaxWeightBytes)");
       group.weights.push_back(std::move(w));
     }
     groups.push_back(std::move(group));

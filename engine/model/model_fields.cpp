@@ -3,6 +3,7 @@
 #include <string>
 
 #include "model/json_fields.h"
+#include "model/limits.h"
 
 namespace tfjsi::model {
 namespace {
@@ -59,6 +60,10 @@ void check_layers_topology(const std::filesystem::path& file, const nlohmann::js
 void check_graph_topology(const std::filesystem::path& file, const nlohmann::json& topology) {
   if (const auto* node = find_field(topology, "node"); node && !node->is_array())
     fail_model(file, "modelTopology.node: expected an array of nodes, found " + json_kind(*node));
+  if (const auto* node = find_field(topology, "node"); node && node->size() > kMaxNodes)
+    fail_model(file, "modelTopology.node: " + std::to_string(node->size()) +
+                         " nodes, more than the limit of " + std::to_string(kMaxNodes) +
+                         " (kMaxNodes)");
 }
 
 }  // namespace

@@ -14,3 +14,8 @@ target_link_libraries(model_synthetic PRIVATE tfjsi_model_testutil)
 tfjsi_add_suite(model_broken ${CMAKE_CURRENT_LIST_DIR}/broken_bundle_test.cpp)
 target_link_libraries(model_broken PRIVATE tfjsi_model_testutil)
 set_target_properties(model_corpus model_synthetic model_broken PROPERTIES AUTOMOC ON)
+
+# The bounds of engine/model/limits.h, each just over and (where practical) just at the limit.
+tfjsi_add_suite(model_limits ${CMAKE_CURRENT_LIST_DIR}/limits_test.cpp)
+target_link_libraries(model_limits PRIVATE tfjsi_model_testutil)
+set_target_properties(model_limits PROPERTIES AUTOMOC ON)
