@@ -818,6 +818,17 @@ void GraphView::draw_canvas() {
                   darker(main_color, 0.6f));
     }
     if (!titles) {
+      // Between "too small" and full size: the op alone, at the smallest readable size, where
+      // the box holds it.
+      if (!it.is_group && b.y - a.y >= kMinTextPx + 4) {
+        ImVec2 ts = bold_font()->CalcTextSizeA(kMinTextPx + 1, FLT_MAX, 0, it.title.c_str());
+        if (ts.x + 4 <= b.x - a.x)
+          dl->AddText(bold_font(), kMinTextPx + 1,
+                      ImVec2((a.x + b.x - ts.x) / 2, (a.y + b.y - ts.y) / 2),
+                      luminance(main_color) < 0.45f ? IM_COL32(250, 250, 250, 255)
+                                                    : IM_COL32(28, 32, 38, 255),
+                      it.title.c_str());
+      }
       if (it.is_group)
         labels_.push_back(
             {static_cast<float>(tree_->groups()[static_cast<size_t>(it.index)].total_nodes),
