@@ -303,7 +303,7 @@ void MainWindow::colour_graph() {
   } else {
     std::unordered_map<std::string, double> ms;
     for (const auto& n : last_result_->nodes) ms[n.node] += n.ms;  // loops run a node often
-    graph_view_->set_node_values(tr("Time per node, ms (%1)").arg(where), ms, true);
+    graph_view_->set_node_values(tr("ms per node (%1)").arg(where), ms, true);
   }
 }
 
