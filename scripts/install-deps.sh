@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build ccache pkg-config clang-format git
+  # the fuzz targets (tests/fuzz): clang, libFuzzer and the sanitizers; python3 makes the seeds
+  clang libclang-rt-14-dev python3
   # Qt 6 (Widgets, OpenGL, OpenGLWidgets, Test) and its xcb platform plugin
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-qpa-plugins
   # engine libraries

@@ -30,3 +30,13 @@ cmake --build "$build"
 # GUI and GL tests need a display; xvfb-run gives them one even where no X server runs.
 xvfb-run -a -s "-screen 0 1280x800x24" \
   ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --timeout 900
+
+# The fuzz targets (clang + libFuzzer, ASan, UBSan), each run for TFJSI_FUZZ_SECONDS (default 20);
+# a crash fails and leaves its input in build-fuzz/artifacts/. TFJSI_FUZZ=0 skips them.
+if [ "${TFJSI_FUZZ:-1}" = 1 ]; then
+  CC=clang CXX=clang++ cmake -S tests/fuzz -B build-fuzz -G Ninja \
+    -DTFJSI_FUZZ_SECONDS="${TFJSI_FUZZ_SECONDS:-20}" \
+    -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" >/dev/null
+  cmake --build build-fuzz
+  ctest --test-dir build-fuzz --output-on-failure -j "$(nproc)"
+fi
