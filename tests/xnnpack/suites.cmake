@@ -9,9 +9,3 @@ foreach(model ${TFJSI_CORPUS_MODELS} ${TFJSI_LAYERS_MODELS})
   add_test(NAME golden.xnnpack.${model} COMMAND golden_run_test xnnpack ${model})
   set_tests_properties(golden.xnnpack.${model} PROPERTIES ENVIRONMENT "${TFJSI_TEST_ENV}")
 endforeach()
-
-# Open work, shown by ctest as "Disabled" (not run), never as passed: blazepose-lite's
-# segmentation output ends 1.2e-3 from TF.js on xnnpack against a tolerance of 1e-3, although
-# every node alone matches the cpu kernel within 2e-6 relative; the model magnifies the
-# summation-order differences of XNNPACK's kernels. Re-enable when that is resolved.
-set_tests_properties(golden.xnnpack.blazepose-lite PROPERTIES DISABLED TRUE)

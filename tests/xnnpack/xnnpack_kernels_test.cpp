@@ -125,10 +125,21 @@ class XnnpackKernelsTest : public QObject {
       std::int64_t n, h, w, c, k, m, stride, dil;
       const char* pad;
     };
-    const Case cases[] = {{1, 8, 8, 3, 3, 1, 1, 1, "SAME"},   {2, 9, 7, 5, 3, 1, 2, 1, "SAME"},
-                          {1, 10, 10, 4, 3, 2, 1, 1, "SAME"}, {1, 11, 11, 7, 5, 1, 2, 1, "SAME"},
-                          {1, 12, 12, 6, 3, 1, 1, 2, "SAME"}, {1, 9, 9, 3, 3, 3, 1, 1, "VALID"},
-                          {1, 16, 16, 32, 3, 1, 2, 1, "SAME"}};
+    const Case cases[] = {{1, 8, 8, 3, 3, 1, 1, 1, "SAME"},
+                          {2, 9, 7, 5, 3, 1, 2, 1, "SAME"},
+                          {1, 10, 10, 4, 3, 2, 1, 1, "SAME"},
+                          {1, 11, 11, 7, 5, 1, 2, 1, "SAME"},
+                          {1, 12, 12, 6, 3, 1, 1, 2, "SAME"},
+                          {1, 9, 9, 3, 3, 3, 1, 1, "VALID"},
+                          {1, 16, 16, 32, 3, 1, 2, 1, "SAME"},
+                          // Channel counts around the 8- and 16-lane blocks of the backend's own
+                          // depthwise kernel, whose whole-window columns take another path.
+                          {1, 12, 13, 24, 5, 1, 1, 1, "SAME"},
+                          {2, 11, 9, 20, 3, 1, 2, 1, "SAME"},
+                          {1, 10, 10, 8, 3, 1, 1, 1, "VALID"},
+                          {1, 9, 12, 12, 5, 1, 2, 1, "SAME"},
+                          {1, 14, 14, 17, 3, 1, 1, 2, "SAME"},
+                          {1, 8, 9, 48, 5, 1, 1, 1, "VALID"}};
     std::uint32_t seed = 200;
     for (const Case& k : cases) {
       Node n = conv_node("DepthwiseConv2dNative", k.stride, k.dil, k.pad);

@@ -1,10 +1,12 @@
 // Convolutions on XNNPACK: Conv2D and _FusedConv2D (TF's HWIO filter repacked to XNNPACK's OHWI),
-// depthwise convolutions (TF's [kh, kw, C, M] filter is XNNPACK's depthwise HWGo layout as is) and
+// depthwise convolutions (TF's [kh, kw, C, M] filter is XNNPACK's depthwise HWGo layout as is;
+// with M = 1, the common case, the backend's own kernel in depthwise_rows.cpp) and
 // Conv2DBackpropInput as XNNPACK's deconvolution.
 #include <algorithm>
 #include <limits>
 #include <vector>
 
+#include "backends/xnnpack/depthwise_rows.h"
 #include "backends/xnnpack/fused_epilogue.h"
 #include "backends/xnnpack/geometry.h"
 #include "backends/xnnpack/ops.h"
@@ -59,6 +61,24 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
     auto r = read_fused(call, out_c);
     if (!r) return std::nullopt;
     ep = std::move(*r);
+  }
+
+  if (kind == ConvKind::Depthwise && f.shape[3] == 1) {
+    // One filter per channel: the backend's own kernel, in TF.js's summation order
+    // (depthwise_rows.cpp).
+    HostTensor out = new_output({n, g->out_h, g->out_w, out_c});
+    DepthwiseRows a;
+    a.x = x.values<float>().data();
+    a.filter = f.values<float>().data();
+    a.bias = ep.bias.empty() ? nullptr : ep.bias.data();
+    a.out = out.mutable_values<float>().data();
+    a.batch = n, a.in_h = in_h, a.in_w = in_w, a.channels = c;
+    a.k_h = k_h, a.k_w = k_w, a.s_h = g->s_h, a.s_w = g->s_w, a.d_h = g->d_h, a.d_w = g->d_w;
+    a.pad_top = g->top, a.pad_left = g->left, a.out_h = g->out_h, a.out_w = g->out_w;
+    a.min = ep.min, a.max = ep.max;
+    run_depthwise_rows(a, call.pool);
+    if (!apply_post(call, ep, out, out_c)) return std::nullopt;
+    return one(std::move(out));
   }
 
   OperatorCache::Recipe recipe;

@@ -2,6 +2,7 @@
 
 #include <xnnpack.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -19,6 +20,38 @@ const std::shared_ptr<Buffer>& XnnData::padded() {
   }
   return buffer_;
 }
+
+namespace {
+
+// The pool for an XNNPACK operator, or nullptr (the calling thread alone) when the node's work is
+// too small to share: every parallel run waits for all the pool's workers to check in, which
+// costs more than such an operator, and far more when other processes hold the cores. The work
+// is estimated from the inputs: multiply-adds for convolutions and matrix products, elements for
+// the rest.
+pthreadpool_t pool_for(const graph::Node& node, const std::vector<HostTensor>& host,
+                       pthreadpool_t pool) {
+  if (!pool || host.empty()) return pool;
+  const std::string_view op = node.op;
+  const bool conv = op == "Conv2D" || op == "_FusedConv2D" || op == "DepthwiseConv2dNative" ||
+                    op == "FusedDepthwiseConv2dNative";
+  const bool matmul =
+      op == "MatMul" || op == "_FusedMatMul" || op == "BatchMatMul" || op == "BatchMatMulV2";
+  double work = 0;
+  for (const HostTensor& t : host) work = std::max(work, static_cast<double>(t.num_elements()));
+  double threshold = 1 << 18;  // elements: a memory-bound pass of about 0.1 ms
+  if ((conv || matmul) && host.size() >= 2 && host[1].rank() >= 2) {
+    const HostTensor& w = host[1];
+    const double x = static_cast<double>(host[0].num_elements());
+    // Filter [kh, kw, C, M or out_c]: per input element, kh*kw*(M or out_c) multiply-adds.
+    // Matrix [K, N]: per element of the left matrix, N.
+    work = conv && w.rank() == 4 ? x * static_cast<double>(w.shape[0] * w.shape[1] * w.shape[3])
+                                 : x * static_cast<double>(w.shape.back());
+    threshold = 1 << 22;  // multiply-adds: about 0.05 ms on one core
+  }
+  return work < threshold ? nullptr : pool;
+}
+
+}  // namespace
 
 std::string_view to_string(Path p) {
   switch (p) {
@@ -105,7 +138,7 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
   std::vector<HostTensor> out;
   Path path = Path::CpuKernel;
   if (const NativeOp* op = find_native(node.op)) {
-    NativeCall call(node, inputs, host, ctx.pool, cache_, stats_);
+    NativeCall call(node, inputs, host, pool_for(node, host, ctx.pool), cache_, stats_);
     if (auto r = op->run(call)) {
       out = std::move(*r);
       path = Path::Xnnpack;

@@ -29,7 +29,7 @@ class XnnData final : public runtime::HostData {
 // How a node ran the last time this backend ran it.
 enum class Path {
   NotRun,
-  Xnnpack,    // through XNNPACK operators
+  Xnnpack,    // through XNNPACK operators (or the backend's own depthwise kernel)
   View,       // no work: the output shares the input's buffer (Reshape, Squeeze, ExpandDims)
   CpuKernel,  // through a cpu kernel on the same host buffers
 };
