@@ -6,30 +6,54 @@
 #include <new>
 #include <stdexcept>
 
+#include "core/buffer_pool.h"
+
 namespace tfjsi {
 
 Buffer::Buffer(std::byte* data, std::size_t size, bool owned, std::shared_ptr<const void> owner)
     : data_(data), size_(size), owned_(owned), owner_(std::move(owner)) {}
 
 Buffer::~Buffer() {
-  if (owned_) ::operator delete(data_, std::align_val_t{kAlignment});
+  if (!owned_) return;
+  if (pool_)
+    pool_->give(data_, size_ + kSlack);
+  else
+    ::operator delete (data_, std::align_val_t{kAlignment});
+}
+
+std::shared_ptr<Buffer> Buffer::allocate_owned(std::size_t bytes) {
+  if (bytes > SIZE_MAX - kSlack) throw std::bad_alloc();
+  const std::size_t n = bytes + kSlack;
+  BufferPool* pool = BufferPool::current();
+  std::shared_ptr<BufferPool> keep = pool ? pool->shared_from_this() : nullptr;
+  auto* p = pool ? pool->take(n)
+                 : static_cast<std::byte*>(::operator new (n, std::align_val_t{kAlignment}));
+  std::shared_ptr<Buffer> b;
+  try {
+    b.reset(new Buffer(p, bytes, true, nullptr));
+  } catch (...) {
+    if (pool)
+      pool->give(p, n);
+    else
+      ::operator delete (p, std::align_val_t{kAlignment});
+    throw;
+  }
+  b->pool_ = std::move(keep);
+  return b;
 }
 
 std::shared_ptr<Buffer> Buffer::allocate(std::size_t bytes) {
   // The slack also means 0 bytes is never allocated: every buffer has a distinct, dereferenceable
   // address.
-  if (bytes > SIZE_MAX - kSlack) throw std::bad_alloc();
-  const std::size_t n = bytes + kSlack;
-  auto* p = static_cast<std::byte*>(::operator new(n, std::align_val_t{kAlignment}));
-  std::memset(p, 0, n);
-  return std::shared_ptr<Buffer>(new Buffer(p, bytes, true, nullptr));
+  auto b = allocate_owned(bytes);
+  std::memset(b->data_, 0, bytes + kSlack);
+  return b;
 }
 
 std::shared_ptr<Buffer> Buffer::allocate_uninitialized(std::size_t bytes) {
-  if (bytes > SIZE_MAX - kSlack) throw std::bad_alloc();
-  auto* p = static_cast<std::byte*>(::operator new(bytes + kSlack, std::align_val_t{kAlignment}));
-  std::memset(p + bytes, 0, kSlack);
-  return std::shared_ptr<Buffer>(new Buffer(p, bytes, true, nullptr));
+  auto b = allocate_owned(bytes);
+  std::memset(b->data_ + bytes, 0, kSlack);
+  return b;
 }
 
 std::shared_ptr<Buffer> Buffer::borrow(std::shared_ptr<const void> owner, const std::byte* data,

@@ -7,6 +7,8 @@
 
 namespace tfjsi {
 
+class BufferPool;
+
 class Buffer {
  public:
   // Alignment of owned storage: enough for any SIMD load the kernels use.
@@ -15,7 +17,8 @@ class Buffer {
   // XNNPACK's vector loops may read up to XNN_EXTRA_BYTES (16) past the end of their inputs.
   static constexpr std::size_t kSlack = 64;
 
-  // Zero-filled, kAlignment-aligned storage of `bytes` bytes.
+  // Zero-filled, kAlignment-aligned storage of `bytes` bytes; from the thread's BufferPool when
+  // one is in scope (BufferPool::Scope), and back to it when the buffer dies.
   static std::shared_ptr<Buffer> allocate(std::size_t bytes);
   // Like allocate(), but the `bytes` are left unwritten (the slack is still zeroed): for a
   // caller that overwrites every byte, which saves a pass over the memory.
@@ -36,11 +39,13 @@ class Buffer {
 
  private:
   Buffer(std::byte* data, std::size_t size, bool owned, std::shared_ptr<const void> owner);
+  static std::shared_ptr<Buffer> allocate_owned(std::size_t bytes);
 
   std::byte* data_;
   std::size_t size_;
   bool owned_;
   std::shared_ptr<const void> owner_;
+  std::shared_ptr<BufferPool> pool_;  // where owned storage returns; none: the heap
 };
 
 }  // namespace tfjsi

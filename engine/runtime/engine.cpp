@@ -269,6 +269,7 @@ MemoryInfo Engine::memory() {
   info.total.num_tensors = tensors_.size();
   info.total.num_data_buffers = data_.size();
   info.total.num_bytes = live_bytes_;
+  info.cached_bytes = buffer_pool_->cached_bytes();
   std::map<const Backend*, std::size_t> slot;
   for (auto& b : backends_) {
     slot[b.get()] = info.backends.size();

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/buffer_pool.h"
 #include "runtime/backend.h"
 #include "runtime/flags.h"
 #include "runtime/observer.h"
@@ -46,6 +47,8 @@ struct MemoryInfo {
   // All backends together. A tensor with copies on two backends counts once in num_tensors and
   // num_data_buffers, and both copies count in num_bytes.
   MemoryUse total;
+  // Freed tensor storage the buffer pool keeps for the next run (not in total: no tensor owns it).
+  std::size_t cached_bytes = 0;
   std::vector<BackendMemoryUse> backends;  // every registered backend, in registration order
 };
 
@@ -129,6 +132,8 @@ class Engine {
   auto tidy(F&& f);
 
   // ---- accounting ----
+  // Host storage for tensors made during Executor::run (see core/buffer_pool.h).
+  BufferPool& buffer_pool() { return *buffer_pool_; }
   MemoryInfo memory();
   std::vector<LiveTensor> live_tensors() const;
   // Bytes of all live data now, and the most since reset_peak().
@@ -181,6 +186,7 @@ class Engine {
 
   pthreadpool_t pool_ = nullptr;
   std::size_t pool_threads_ = 0;
+  std::shared_ptr<BufferPool> buffer_pool_ = std::make_shared<BufferPool>();
   std::vector<Observer*> observers_;
   std::function<void(std::string_view)> log_sink_;
 };

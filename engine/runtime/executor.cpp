@@ -625,11 +625,15 @@ std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
   const auto refs = resolve_outputs(outputs);
   std::vector<Value> feeds = feeds_from(inputs);
   for (Observer* o : engine_.observers()) o->run_started();
+  // Tensors made by the run take their storage from the engine's pool (a run repeats the same
+  // sizes, so the heap does not fragment); sizes the run did not ask for are freed at its end.
+  BufferPool::Scope pool_scope(engine_.buffer_pool());
   // Observers hear run_finished() whether the run succeeds or throws.
   struct Finish {
     Engine& e;
     ~Finish() {
       for (Observer* o : e.observers()) o->run_finished();
+      e.buffer_pool().end_round();
     }
   } finish{engine_};
   auto attempt = [&](std::vector<Value> feeds_now) {

@@ -13,3 +13,6 @@ add_executable(runtime_corpus_run ${CMAKE_CURRENT_LIST_DIR}/corpus_run_test.cpp)
 target_link_libraries(runtime_corpus_run PRIVATE tfjsi_testsupport)
 set_target_properties(runtime_corpus_run PROPERTIES AUTOMOC ON)
 tfjsi_add_model_tests(runtime_run runtime_corpus_run ${TFJSI_CORPUS_MODELS})
+
+tfjsi_add_suite(runtime_buffer_pool ${CMAKE_CURRENT_LIST_DIR}/buffer_pool_test.cpp)
+set_target_properties(runtime_buffer_pool PROPERTIES AUTOMOC ON)
