@@ -6,8 +6,15 @@
 #include <pthreadpool.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace tfjsi::cpu {
+
+// Workers sleep as soon as a loop ends instead of spinning for the next one: between loops the
+// calling thread runs the serial parts of the graph, and on a machine with as many busy threads
+// as cores a spinning worker takes its core away (blazeface on 2 cores: 2 threads were 1.5-4.7x
+// slower than 1).
+inline constexpr std::uint32_t kPoolFlags = PTHREADPOOL_FLAG_YIELD_WORKERS;
 
 // The pool, or null when `work` (about one unit per multiply-add or element touched) is too
 // small for waking the other threads to pay off.
@@ -25,7 +32,7 @@ void parallel_for(pthreadpool_t pool, std::size_t n, const Body& body) {
   }
   pthreadpool_parallelize_1d(
       pool, [](void* ctx, std::size_t i) { (*static_cast<const Body*>(ctx))(i); },
-      const_cast<Body*>(&body), n, 0);
+      const_cast<Body*>(&body), n, kPoolFlags);
 }
 
 // Calls body(i, j) for i in [0, n0), j in [0, n1).
@@ -38,7 +45,7 @@ void parallel_for_2d(pthreadpool_t pool, std::size_t n0, std::size_t n1, const B
   }
   pthreadpool_parallelize_2d(
       pool, [](void* ctx, std::size_t i, std::size_t j) { (*static_cast<const Body*>(ctx))(i, j); },
-      const_cast<Body*>(&body), n0, n1, 0);
+      const_cast<Body*>(&body), n0, n1, kPoolFlags);
 }
 
 // Splits [0, n) into about `chunks_per_thread` chunks per thread, each at least `min_chunk` long,

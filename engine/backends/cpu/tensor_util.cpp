@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "backends/cpu/parallel.h"
+
 namespace tfjsi::cpu::tensor_ops {
 
 void fail(const KernelContext& ctx, const std::string& what) {
@@ -153,7 +155,7 @@ void parallel_for_impl(pthreadpool_t pool, std::int64_t n, std::int64_t grain, v
     j->fn(j->ctx, static_cast<std::int64_t>(start), static_cast<std::int64_t>(start + len));
   };
   pthreadpool_parallelize_1d_tile_1d(pool, task, &job, static_cast<std::size_t>(n),
-                                     static_cast<std::size_t>(tile), 0);
+                                     static_cast<std::size_t>(tile), kPoolFlags);
 }
 
 DType type_attr(const KernelContext& ctx, std::string_view key, DType fallback) {
