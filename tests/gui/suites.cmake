@@ -23,3 +23,9 @@ set_tests_properties(gui_graph_scale_test PROPERTIES TIMEOUT 900)
 # Opening by drag and drop of a model folder or model.json, and the Open Recent menu.
 tfjsi_add_suite(gui_open_paths_test ${CMAKE_CURRENT_LIST_DIR}/open_paths_test.cpp)
 target_link_libraries(gui_open_paths_test PRIVATE tfjsi_ui)
+
+# The Precision dock on the fp16 test models (TF.js names the culprit layer): check, links, jump,
+# colouring, the fix; cancel on a corpus model.
+tfjsi_add_suite(gui_precision_test ${CMAKE_CURRENT_LIST_DIR}/precision_test.cpp)
+target_link_libraries(gui_precision_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_precision_test PROPERTIES TIMEOUT 900)

@@ -1,0 +1,569 @@
+#include "precision_dock.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <cmath>
+#include <unordered_map>
+
+#include "graph_view.h"
+#include "main_window.h"
+#include "run_dock.h"
+
+namespace tfjsi::ui {
+namespace {
+
+using analysis::Fp16NodeReport;
+using analysis::Fp16Report;
+
+// A table cell that sorts by a number (Qt::UserRole) rather than by its text.
+class NumberItem final : public QTableWidgetItem {
+ public:
+  NumberItem(const QString& text, double key) : QTableWidgetItem(text) {
+    setData(Qt::UserRole, key);
+    setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  }
+  bool operator<(const QTableWidgetItem& other) const override {
+    return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+  }
+};
+
+QString number(double v) {
+  if (std::isnan(v)) return QStringLiteral("nan");
+  if (std::isinf(v)) return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+  return QString::number(v, 'g', 4);
+}
+
+QString error_text(double v) {
+  if (std::isinf(v)) return QStringLiteral("inf");
+  if (v == 0) return QStringLiteral("0");
+  return QString::number(v, 'e', 1);
+}
+
+QString link(const std::string& node) {
+  const QString name = QString::fromStdString(node);
+  return QStringLiteral("<a href=\"node:%1\">%2</a>")
+      .arg(QString::fromLatin1(QUrl::toPercentEncoding(name)), name.toHtmlEscaped());
+}
+
+QString rule_text(const analysis::HalfRule& r) {
+  const QString rounding = r.rounding == analysis::HalfRounding::NearestEven
+                               ? QObject::tr("rounds to nearest even")
+                               : QObject::tr("rounds toward zero");
+  const QString overflow = r.overflow == analysis::HalfOverflow::Inf
+                               ? QObject::tr("a value past 65504 becomes inf")
+                               : QObject::tr("a value past 65504 is clamped to 65504");
+  return rounding + QStringLiteral(", ") + overflow;
+}
+
+const Fp16NodeReport* find_report(const Fp16Report& r, const std::string& name) {
+  for (const auto& n : r.nodes)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
+}  // namespace
+
+PrecisionDock::PrecisionDock(viewers::GraphView* view, QWidget* parent)
+    : QDockWidget(tr("Precision"), parent), view_(view) {
+  qRegisterMetaType<Fp16CheckRequest>();
+  qRegisterMetaType<Fp16CheckResultPtr>();
+  setObjectName("precisionDock");
+
+  auto* body = new QWidget(this);
+  auto* v = new QVBoxLayout(body);
+  v->setContentsMargins(6, 4, 6, 4);
+  v->setSpacing(4);
+
+  auto* run_row = new QHBoxLayout;
+  check_ = new QPushButton(tr("Check fp16"), body);
+  check_->setObjectName("checkFp16Button");
+  check_->setToolTip(
+      tr("Runs the model in fp32 on cpu, then with every stored tensor rounded to half (and on gl "
+         "fp16 where it runs), compares node by node and looks for the smallest set of nodes to "
+         "keep in fp32."));
+  cancel_ = new QPushButton(tr("Cancel"), body);
+  cancel_->setObjectName("cancelFp16Button");
+  cancel_->setToolTip(
+      tr("Stops the check before its next node (the short gl driver probe "
+         "runs to its end)."));
+  progress_ = new QProgressBar(body);
+  progress_->setObjectName("fp16Progress");
+  progress_->setMaximumWidth(160);
+  progress_->setTextVisible(false);
+  stage_ = new QLabel(body);
+  stage_->setObjectName("fp16Stage");
+  run_row->addWidget(check_);
+  run_row->addWidget(cancel_);
+  run_row->addWidget(progress_);
+  run_row->addWidget(stage_, 1);
+  v->addLayout(run_row);
+
+  const analysis::Fp16CheckOptions defaults;
+  auto* opt_row = new QHBoxLayout;
+  rule_ = new QComboBox(body);
+  rule_->addItem(tr("IEEE (nearest even, inf)"), 0);
+  rule_->addItem(tr("Mesa (toward zero, clamp)"), 1);
+  rule_->setToolTip(
+      tr("How the cpu emulation stores a float as half. IEEE conversion is what "
+         "most GPUs do; Mesa's llvmpipe truncates and clamps at 65504. The gl "
+         "driver's own rule is probed and emulated too when it differs."));
+  use_gl_ = new QCheckBox(tr("gl fp16 too"), body);
+  use_gl_->setChecked(defaults.use_gl);
+  use_gl_->setToolTip(
+      tr("Also probe the gl driver and run the model on gl with RGBA16F "
+         "textures, where gl is available."));
+  threshold_ = new QDoubleSpinBox(body);
+  threshold_->setDecimals(4);
+  threshold_->setRange(1e-4, 1.0);
+  threshold_->setSingleStep(0.005);
+  threshold_->setValue(defaults.node_threshold);
+  threshold_->setToolTip(
+      tr("A node is past the threshold when its fp16 error, relative to its "
+         "own largest magnitude, is above this."));
+  tolerance_ = new QDoubleSpinBox(body);
+  tolerance_->setDecimals(4);
+  tolerance_->setRange(1e-4, 1.0);
+  tolerance_->setSingleStep(0.005);
+  tolerance_->setValue(defaults.output_tolerance);
+  tolerance_->setToolTip(
+      tr("Outputs match fp32 when max |fp16 - fp32| <= tolerance x "
+         "max(1, max |fp32|)."));
+  opt_row->addWidget(new QLabel(tr("Emulation:"), body));
+  opt_row->addWidget(rule_);
+  opt_row->addWidget(use_gl_);
+  opt_row->addStretch(1);
+  v->addLayout(opt_row);
+  opt_row = new QHBoxLayout;
+  opt_row->addWidget(new QLabel(tr("Node threshold:"), body));
+  opt_row->addWidget(threshold_);
+  opt_row->addWidget(new QLabel(tr("Output tolerance:"), body));
+  opt_row->addWidget(tolerance_);
+  opt_row->addStretch(1);
+  v->addLayout(opt_row);
+
+  auto make_label = [body](const char* name) {
+    auto* l = new QLabel(body);
+    l->setObjectName(name);
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::RichText);
+    l->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    return l;
+  };
+  verdict_ = make_label("fp16Verdict");
+  driver_ = make_label("fp16Driver");
+  nodes_ = make_label("fp16Nodes");
+  fix_ = make_label("fp16Fix");
+  for (QLabel* l : {verdict_, driver_, nodes_, fix_}) {
+    v->addWidget(l);
+    connect(l, &QLabel::linkActivated, this, [this](const QString& href) {
+      if (href.startsWith(QStringLiteral("node:")))
+        activate_node(QUrl::fromPercentEncoding(href.mid(5).toLatin1()));
+    });
+  }
+
+  auto* graph_row = new QHBoxLayout;
+  colour_status_ = new QPushButton(tr("Colour graph by fp16 status"), body);
+  colour_status_->setObjectName("colourByFp16Status");
+  colour_error_ = new QPushButton(tr("Colour by error"), body);
+  colour_error_->setObjectName("colourByFp16Error");
+  colour_error_->setToolTip(tr("Each node's fp16 error against fp32 (emulation), log scale."));
+  jump_ = new QPushButton(tr("Jump to first overflow"), body);
+  jump_->setObjectName("jumpToFirstOverflow");
+  graph_row->addWidget(colour_status_);
+  graph_row->addWidget(colour_error_);
+  graph_row->addWidget(jump_);
+  graph_row->addStretch(1);
+  v->addLayout(graph_row);
+
+  v->addStretch(1);
+
+  // The summary on the left, the table on the right: a bottom dock is wide and short.
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->setObjectName("precisionSplit");
+  auto* scroll = new QScrollArea(split);
+  scroll->setWidget(body);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  table_ = new QTableWidget(0, kColumns, split);
+  table_->setObjectName("fp16NodeTable");
+  table_->setHorizontalHeaderLabels({tr("Node"), tr("Op"), tr("max |x|"), tr("> 65504"),
+                                     tr("subnormal"), tr("flushed"), tr("error (emul.)"),
+                                     tr("error (gl fp16)")});
+  table_->horizontalHeaderItem(kMaxAbs)->setToolTip(tr("Largest finite |x| in fp32"));
+  table_->horizontalHeaderItem(kOverflow)->setToolTip(
+      tr("Values past half's range in fp32: they become inf (or 65504) in half"));
+  table_->horizontalHeaderItem(kSubnormal)
+      ->setToolTip(
+          tr("Values with 0 < |x| < 6.1e-5: subnormal in half, with fewer significant bits"));
+  table_->horizontalHeaderItem(kFlushed)->setToolTip(
+      tr("Values with 0 < |x| < 6e-8: zero in half"));
+  table_->horizontalHeaderItem(kError)->setToolTip(
+      tr("max |fp16 - fp32| relative to the node's largest |fp32|, cpu emulation"));
+  table_->horizontalHeaderItem(kGlError)->setToolTip(
+      tr("The same on gl with RGBA16F textures (empty when gl did not run)"));
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->verticalHeader()->hide();
+  table_->verticalHeader()->setDefaultSectionSize(20);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setSectionResizeMode(kNode, QHeaderView::Stretch);
+  table_->setSortingEnabled(true);
+  split->addWidget(scroll);
+  split->addWidget(table_);
+  split->setStretchFactor(0, 5);
+  split->setStretchFactor(1, 6);
+  split->setSizes({500, 700});  // scaled to the width the dock gets
+  connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
+    if (auto* it = table_->item(row, kNode)) activate_node(it->text());
+  });
+  setWidget(split);
+
+  connect(check_, &QPushButton::clicked, this, &PrecisionDock::start_check);
+  connect(cancel_, &QPushButton::clicked, this, &PrecisionDock::cancel_check);
+  connect(colour_status_, &QPushButton::clicked, this, &PrecisionDock::colour_by_status);
+  connect(colour_error_, &QPushButton::clicked, this, &PrecisionDock::colour_by_error);
+  connect(jump_, &QPushButton::clicked, this, &PrecisionDock::jump_to_first_overflow);
+
+  controller_ = new PrecisionController(cancel_flag_);
+  controller_->moveToThread(&thread_);
+  connect(&thread_, &QThread::finished, controller_, &QObject::deleteLater);
+  connect(this, &PrecisionDock::requestCheck, controller_, &PrecisionController::check,
+          Qt::QueuedConnection);
+  connect(controller_, &PrecisionController::checkProgress, this, &PrecisionDock::on_progress);
+  connect(controller_, &PrecisionController::checkFinished, this, &PrecisionDock::on_finished);
+  connect(controller_, &PrecisionController::checkFailed, this, &PrecisionDock::on_failed);
+  thread_.setObjectName("precision-worker");
+  thread_.start();
+
+  set_checking(false);
+  clear_result();
+}
+
+PrecisionDock::~PrecisionDock() {
+  cancel_flag_->store(true);  // a check under way stops at its next node, so the thread can quit
+  thread_.quit();
+  thread_.wait();
+}
+
+void PrecisionDock::set_model(LoadedModelPtr model) {
+  if (checking_)
+    cancel_flag_->store(true);  // its answer is for the old model: dropped when it comes
+  model_ = std::move(model);
+  clear_result();
+  set_checking(checking_);
+}
+
+void PrecisionDock::start_check() {
+  if (checking_ || !model_) return;
+  Fp16CheckRequest request;
+  request.model = model_;
+  if (settings_) {
+    const RunRequest run = settings_();
+    request.inputs = run.inputs;
+    request.threads = run.threads;
+  }
+  request.options.rule =
+      rule_->currentData().toInt() == 1
+          ? analysis::HalfRule{analysis::HalfRounding::TowardZero, analysis::HalfOverflow::Clamp}
+          : analysis::HalfRule{};
+  request.options.use_gl = use_gl_->isChecked();
+  request.options.node_threshold = threshold_->value();
+  request.options.output_tolerance = tolerance_->value();
+  cancel_flag_->store(false);  // before the request: a Cancel pressed from now on counts
+  set_checking(true);
+  progress_->setRange(0, 0);
+  stage_->setText(tr("Starting..."));
+  stage_->setStyleSheet({});
+  emit requestCheck(std::move(request));
+}
+
+void PrecisionDock::cancel_check() {
+  if (checking_) cancel_flag_->store(true);
+}
+
+void PrecisionDock::set_checking(bool checking) {
+  checking_ = checking;
+  check_->setEnabled(!checking && model_);
+  cancel_->setEnabled(checking);
+  progress_->setVisible(checking);
+  for (QWidget* w : std::initializer_list<QWidget*>{rule_, use_gl_, threshold_, tolerance_})
+    w->setEnabled(!checking);
+}
+
+void PrecisionDock::on_progress(int pass, const QString& stage, int done, int total) {
+  if (!checking_) return;
+  progress_->setRange(0, total);
+  progress_->setValue(done);
+  stage_->setText(tr("Run %1: %2, node %3 of %4").arg(pass).arg(stage).arg(done).arg(total));
+}
+
+void PrecisionDock::on_finished(Fp16CheckResultPtr result) {
+  set_checking(false);
+  if (!result || result->model != model_) {
+    stage_->clear();
+    return;
+  }
+  result_ = std::move(result);
+  show_result();
+  emit checkFinished(result_);
+}
+
+void PrecisionDock::on_failed(const QString& message, bool cancelled) {
+  set_checking(false);
+  stage_->setText(cancelled ? tr("Check cancelled.") : tr("Check failed: %1").arg(message));
+  stage_->setStyleSheet(cancelled ? QString() : QStringLiteral("color: #b00020"));
+  emit checkFailed(message, cancelled);
+}
+
+void PrecisionDock::clear_result() {
+  result_.reset();
+  table_->setRowCount(0);
+  verdict_->setText(model_ ? tr("Press <b>Check fp16</b> to find out whether this model survives "
+                                "half-float storage (mobile WebGL).")
+                           : tr("Open a model first."));
+  verdict_->setStyleSheet({});
+  driver_->clear();
+  nodes_->clear();
+  fix_->clear();
+  for (QLabel* l : {driver_, nodes_, fix_}) l->hide();
+  stage_->clear();
+  colour_status_->setEnabled(false);
+  colour_error_->setEnabled(false);
+  jump_->setEnabled(false);
+}
+
+std::string PrecisionDock::status_of(const Fp16NodeReport& n, double threshold) {
+  if (n.fp32.overflow > 0) return kOverflows;
+  if (n.fp32.underflows(threshold)) return kUnderflows;
+  if (n.error.relative() > threshold) return kPastThreshold;
+  return kOk;
+}
+
+void PrecisionDock::show_result() {
+  const Fp16Report& r = result_->report;
+  const QString tol = QString::number(r.output_tolerance, 'g', 3);
+
+  // The verdict.
+  if (r.fp16_safe) {
+    verdict_->setText(tr("<b>fp16-safe.</b> No value leaves half's range and the outputs stay "
+                         "within %1 of fp32 (max error %2, emulation).")
+                          .arg(tol, error_text(r.max_output_error)));
+    verdict_->setStyleSheet(QStringLiteral("color: #1b5e20"));
+  } else {
+    const QString why = r.first_overflow    ? tr("values pass 65504")
+                        : r.first_underflow ? tr("values flush to zero")
+                                            : tr("rounding error reaches the outputs");
+    verdict_->setText(tr("<b>Not fp16-safe:</b> %1; max output error %2 against fp32 "
+                         "(tolerance %3, emulation).")
+                          .arg(why, error_text(r.max_output_error), tol));
+    verdict_->setStyleSheet(QStringLiteral("color: #b00020"));
+  }
+
+  // The driver, the rule the emulation followed, and how each fp16 run did at the outputs.
+  QStringList d;
+  if (r.probe.available) {
+    const bool inf = r.driver_rule && r.driver_rule->overflow == analysis::HalfOverflow::Inf;
+    d << tr("<b>gl driver:</b> overflow to <b>%1</b> (%2; probe %3)")
+             .arg(inf ? QStringLiteral("inf") : tr("clamp"),
+                  r.driver_rule ? rule_text(*r.driver_rule) : QString(),
+                  r.probe.store.exact ? tr("exact") : tr("nearest match"));
+  } else if (!r.probe.reason.empty()) {
+    d << tr("<b>gl driver:</b> not probed (%1)")
+             .arg(QString::fromStdString(r.probe.reason).toHtmlEscaped());
+  } else {
+    d << tr("<b>gl driver:</b> not probed (gl fp16 was not asked for)");
+  }
+  d << tr("<b>Emulation:</b> %1").arg(rule_text(r.rule));
+  QStringList runs{tr("emulation %1").arg(error_text(r.max_output_error))};
+  if (r.driver_rule && *r.driver_rule != r.rule && r.driver_max_output_error)
+    runs << tr("emulation under the driver's rule %1").arg(error_text(*r.driver_max_output_error));
+  if (r.gl_max_output_error) runs << tr("gl fp16 %1").arg(error_text(*r.gl_max_output_error));
+  if (!r.gl_run_error.empty())
+    runs
+        << tr("gl fp16 run failed: %1").arg(QString::fromStdString(r.gl_run_error).toHtmlEscaped());
+  d << tr("<b>Output error:</b> %1").arg(runs.join(QStringLiteral("; ")));
+  driver_->setText(d.join(QStringLiteral("<br>")));
+
+  // The named nodes and the path the error takes.
+  QStringList n;
+  auto detail = [&](const std::optional<std::string>& name) {
+    if (!name) return tr("none");
+    QString s = link(*name);
+    if (const auto* nr = find_report(r, *name)) {
+      QStringList facts{QString::fromStdString(nr->op),
+                        tr("max |x| %1").arg(number(nr->fp32.max_abs))};
+      if (nr->fp32.overflow) facts << tr("%1 values past 65504").arg(nr->fp32.overflow);
+      if (nr->fp32.flushed) facts << tr("%1 flushed to zero").arg(nr->fp32.flushed);
+      facts << tr("error %1").arg(error_text(nr->error.relative()));
+      s += QStringLiteral(" <i>(%1)</i>").arg(facts.join(QStringLiteral(", ")));
+    }
+    return s;
+  };
+  n << tr("<b>First overflow:</b> %1").arg(detail(r.first_overflow));
+  if (r.first_underflow) n << tr("<b>First underflow:</b> %1").arg(detail(r.first_underflow));
+  n << tr("<b>First past the threshold (%1):</b> %2")
+           .arg(QString::number(r.node_threshold, 'g', 3), detail(r.first_error));
+  if (r.gl_first_error && r.gl_first_error != r.first_error)
+    n << tr("<b>On gl fp16, first past the threshold:</b> %1").arg(link(*r.gl_first_error));
+  if (!r.error_path.empty()) {
+    QStringList steps;
+    for (const auto& s : r.error_path)
+      steps << link(s.node) + QStringLiteral(" ") + error_text(s.error);
+    n << tr("<b>Error path to the outputs:</b> %1").arg(steps.join(QStringLiteral(" &rarr; ")));
+  }
+  nodes_->setText(n.join(QStringLiteral("<br>")));
+
+  // The fix, as checked by a mixed run.
+  if (r.fp32_nodes.empty()) {
+    fix_->setText(
+        r.fixed ? tr("<b>Fix:</b> none needed.")
+                : tr("<b>Fix:</b> no set of fp32 nodes found in %1 mixed runs.").arg(r.fix_runs));
+  } else {
+    QStringList keep;
+    for (const auto& k : r.fp32_nodes) keep << link(k);
+    fix_->setText(
+        tr("<b>Keep in fp32:</b> %1. Checked by a mixed fp16/fp32 run: max output error %2 "
+           "(tolerance %3): %4")
+            .arg(keep.join(QStringLiteral(", ")), error_text(r.fixed_max_error), tol,
+                 r.fixed ? tr("<b>outputs back within tolerance</b>.")
+                         : tr("<b>still outside tolerance</b>.")));
+  }
+  for (QLabel* l : {driver_, nodes_, fix_}) l->show();
+
+  fill_table();
+  colour_status_->setEnabled(true);
+  colour_error_->setEnabled(true);
+  jump_->setEnabled(r.first_overflow.has_value());
+  jump_->setToolTip(r.first_overflow ? QString::fromStdString(*r.first_overflow)
+                                     : tr("No node overflows."));
+  stage_->setText(tr("Checked in %1 s (%2 mixed runs in the fix search).")
+                      .arg(result_->ms / 1000.0, 0, 'f', 1)
+                      .arg(r.fix_runs));
+  stage_->setStyleSheet({});
+}
+
+void PrecisionDock::fill_table() {
+  const Fp16Report& r = result_->report;
+  table_->setSortingEnabled(false);
+  table_->setRowCount(static_cast<int>(r.nodes.size()));
+  int row = 0;
+  for (const auto& n : r.nodes) {
+    const std::string status = status_of(n, r.node_threshold);
+    auto* name = new QTableWidgetItem(QString::fromStdString(n.name));
+    name->setToolTip(QString::fromStdString(n.name + "\n" + status));
+    table_->setItem(row, kNode, name);
+    table_->setItem(row, kOp, new QTableWidgetItem(QString::fromStdString(n.op)));
+    if (n.float_outputs) {
+      table_->setItem(row, kMaxAbs, new NumberItem(number(n.fp32.max_abs), n.fp32.max_abs));
+      table_->setItem(
+          row, kOverflow,
+          new NumberItem(QString::number(n.fp32.overflow), static_cast<double>(n.fp32.overflow)));
+      table_->setItem(
+          row, kSubnormal,
+          new NumberItem(QString::number(n.fp32.subnormal), static_cast<double>(n.fp32.subnormal)));
+      table_->setItem(
+          row, kFlushed,
+          new NumberItem(QString::number(n.fp32.flushed), static_cast<double>(n.fp32.flushed)));
+    } else {
+      for (int c : {kMaxAbs, kOverflow, kSubnormal, kFlushed})
+        table_->setItem(row, c, new NumberItem(QStringLiteral("-"), -1));
+    }
+    const double e = n.error.relative();
+    table_->setItem(row, kError, new NumberItem(error_text(e), e));
+    if (n.gl_error) {
+      const double g = n.gl_error->relative();
+      auto* gi = new NumberItem(error_text(g), g);
+      if (n.gl_backend != "gl")
+        gi->setToolTip(tr("Ran on %1 in the gl run").arg(QString::fromStdString(n.gl_backend)));
+      table_->setItem(row, kGlError, gi);
+    } else {
+      table_->setItem(row, kGlError, new NumberItem(QString(), -1));
+    }
+    QColor tint;
+    if (status == kOverflows)
+      tint = QColor(230, 60, 60, 70);
+    else if (status == kUnderflows)
+      tint = QColor(60, 110, 230, 60);
+    else if (status == kPastThreshold)
+      tint = QColor(240, 160, 40, 70);
+    if (tint.isValid())
+      for (int c = 0; c < kColumns; ++c) table_->item(row, c)->setBackground(tint);
+    ++row;
+  }
+  table_->setSortingEnabled(true);
+  table_->sortItems(kError, Qt::DescendingOrder);  // worst first
+}
+
+bool PrecisionDock::activate_node(const QString& name) {
+  if (!view_) return false;
+  const int n = view_->find_node(name);
+  if (n < 0) {
+    stage_->setText(tr("%1 is not a node of the main graph.").arg(name));
+    return false;
+  }
+  view_->select_node(n, true);
+  return true;
+}
+
+void PrecisionDock::colour_by_status() {
+  if (!result_ || !view_) return;
+  const Fp16Report& r = result_->report;
+  std::unordered_map<std::string, std::string> status;
+  for (const auto& n : r.nodes) status[n.name] = status_of(n, r.node_threshold);
+  view_->set_node_categories(
+      tr("fp16 status (threshold %1)").arg(QString::number(r.node_threshold, 'g', 3)), status);
+}
+
+void PrecisionDock::colour_by_error() {
+  if (!result_ || !view_) return;
+  std::unordered_map<std::string, double> error;
+  for (const auto& n : result_->report.nodes) error[n.name] = n.error.relative();
+  view_->set_node_values(tr("fp16 error (relative, emulation)"), error, true);
+}
+
+void PrecisionDock::jump_to_first_overflow() {
+  if (result_ && result_->report.first_overflow)
+    activate_node(QString::fromStdString(*result_->report.first_overflow));
+}
+
+void install_precision_dock(MainWindow& window) {
+  auto* dock = new PrecisionDock(window.graph_view(), &window);
+  window.addDockWidget(Qt::BottomDockWidgetArea, dock);
+  window.resizeDocks({dock}, {300}, Qt::Vertical);
+  RunDock* run = window.run_dock();
+  dock->set_run_settings([run] { return run->request(false); });
+  dock->set_model(window.model());
+  QObject::connect(&window, &MainWindow::modelOpened, dock,
+                   [dock, &window] { dock->set_model(window.model()); });
+  // Listed in the View menu with the other docks (before its first separator).
+  for (QAction* a : window.menuBar()->actions()) {
+    QMenu* menu = a->menu();
+    if (!menu || a->text() != MainWindow::tr("&View")) continue;
+    QAction* before = nullptr;
+    for (QAction* item : menu->actions())
+      if (item->isSeparator()) {
+        before = item;
+        break;
+      }
+    menu->insertAction(before, dock->toggleViewAction());
+    break;
+  }
+}
+
+}  // namespace tfjsi::ui

@@ -1,0 +1,134 @@
+// The Precision dock: "Check fp16" runs analysis::check_fp16 on the open model (on the
+// PrecisionController's worker thread, cancellable between nodes, with progress) and shows the
+// verdict, what the gl driver does with a value past 65504 and the rule the emulation used, the
+// first overflowing node and the first past the error threshold as links into the graph, the path
+// the error takes to the outputs, the proposed fp32 set and whether the checked mixed run brings
+// the outputs back, and a sortable table of every node (worst first). It colours the graph by
+// fp16 status or by error, and jumps to the first overflow.
+#pragma once
+
+#include <QDockWidget>
+#include <QThread>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+#include "loaded_model.h"
+#include "precision_controller.h"
+#include "run_result.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace tfjsi::viewers {
+class GraphView;
+}
+
+namespace tfjsi::ui {
+
+class MainWindow;
+
+class PrecisionDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  // Table columns, in order.
+  enum Column { kNode, kOp, kMaxAbs, kOverflow, kSubnormal, kFlushed, kError, kGlError, kColumns };
+  // Category names of "Colour graph by fp16 status".
+  static constexpr const char* kOverflows = "overflows";
+  static constexpr const char* kUnderflows = "underflows";
+  static constexpr const char* kPastThreshold = "error past threshold";
+  static constexpr const char* kOk = "ok";
+
+  // `view`: the graph the links, the jump and the colouring act on (may be null).
+  explicit PrecisionDock(viewers::GraphView* view, QWidget* parent = nullptr);
+  ~PrecisionDock() override;  // stops a check under way and the worker thread
+
+  void set_model(LoadedModelPtr model);  // clears the last result; cancels a check under way
+  // Where the model inputs and the thread count come from (the Run dock's settings).
+  void set_run_settings(std::function<RunRequest()> settings) { settings_ = std::move(settings); }
+
+  // What the buttons do.
+  void start_check();
+  void cancel_check();
+  void colour_by_status();
+  void colour_by_error();
+  void jump_to_first_overflow();
+  // Selects and centres the node in the graph (what a link or a table row does); false when the
+  // graph has no node of that name (a node inside a function body).
+  bool activate_node(const QString& name);
+
+  bool is_checking() const { return checking_; }
+  Fp16CheckResultPtr last_result() const { return result_; }
+  // A node's fp16 status, one of the k* category names, from the last result (empty if none).
+  static std::string status_of(const analysis::Fp16NodeReport& n, double threshold);
+
+  QPushButton* check_button() const { return check_; }
+  QPushButton* cancel_button() const { return cancel_; }
+  QProgressBar* progress_bar() const { return progress_; }
+  QLabel* stage_label() const { return stage_; }
+  QLabel* verdict_label() const { return verdict_; }
+  QLabel* driver_label() const { return driver_; }
+  QLabel* nodes_label() const { return nodes_; }  // first overflow / underflow / error, path
+  QLabel* fix_label() const { return fix_; }
+  QPushButton* colour_status_button() const { return colour_status_; }
+  QPushButton* colour_error_button() const { return colour_error_; }
+  QPushButton* jump_button() const { return jump_; }
+  QTableWidget* table() const { return table_; }
+  QComboBox* rule_combo() const { return rule_; }
+  QCheckBox* gl_box() const { return use_gl_; }
+  QDoubleSpinBox* threshold_box() const { return threshold_; }
+  QDoubleSpinBox* tolerance_box() const { return tolerance_; }
+
+ signals:
+  void requestCheck(tfjsi::ui::Fp16CheckRequest request);  // to the controller (queued)
+  void checkFinished(tfjsi::ui::Fp16CheckResultPtr result);
+  void checkFailed(const QString& message, bool cancelled);
+
+ private:
+  void on_progress(int pass, const QString& stage, int done, int total);
+  void on_finished(Fp16CheckResultPtr result);
+  void on_failed(const QString& message, bool cancelled);
+  void set_checking(bool checking);
+  void show_result();
+  void fill_table();
+  void clear_result();
+
+  viewers::GraphView* view_;
+  LoadedModelPtr model_;
+  Fp16CheckResultPtr result_;
+  std::function<RunRequest()> settings_;
+  bool checking_ = false;
+
+  QThread thread_;
+  PrecisionController* controller_ = nullptr;  // lives on thread_
+  std::shared_ptr<std::atomic<bool>> cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
+
+  QPushButton* check_;
+  QPushButton* cancel_;
+  QComboBox* rule_;
+  QCheckBox* use_gl_;
+  QDoubleSpinBox* threshold_;
+  QDoubleSpinBox* tolerance_;
+  QProgressBar* progress_;
+  QLabel* stage_;
+  QLabel* verdict_;
+  QLabel* driver_;
+  QLabel* nodes_;
+  QLabel* fix_;
+  QPushButton* colour_status_;
+  QPushButton* colour_error_;
+  QPushButton* jump_;
+  QTableWidget* table_;
+};
+
+// Makes the Precision dock, docks it at the bottom of `window`, lists it in the View menu and
+// connects it: the open model, the Run dock's inputs and threads, the graph canvas. The dock is
+// the window's child named "precisionDock" (findChild<PrecisionDock*>() finds it).
+void install_precision_dock(MainWindow& window);
+
+}  // namespace tfjsi::ui
