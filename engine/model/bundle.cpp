@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "model/json_fields.h"
 #include "model/json_file.h"
+#include "model/limits.h"
 #include "model/manifest.h"
 #include "model/model_fields.h"
 #include "model/shard_path.h"
@@ -29,23 +30,38 @@ fs::path locate_model_json(const fs::path& path) {
   return file;
 }
 
+// Bytes of a group's shards worth reading: what its weights take, or everything (up to the
+// decoded-size limit) when a string weight's size is known only from its data.
+std::uint64_t group_budget(const ManifestGroup& group) {
+  std::uint64_t n = 0;
+  for (const auto& w : group.weights) {
+    if (w.dtype == DType::String) return kMaxWeightBytes;
+    n = std::min(n + w.fixed_bytes, kMaxWeightBytes);
+  }
+  return n;
+}
+
 void load_weights(Bundle& b, const std::vector<ManifestGroup>& groups) {
   for (std::size_t g = 0; g < groups.size(); ++g) {
     const auto& group = groups[g];
-    std::vector<std::shared_ptr<const MappedFile>> files;
+    std::uint64_t budget = group_budget(group);
+    std::uint64_t on_disk = 0;
+    std::vector<std::shared_ptr<const ShardFile>> files;
     for (const auto& p : group.paths) {
       auto real = resolve_shard_path(b.model_json, b.dir, p);
-      files.push_back(MappedFile::open(real));
-      b.shards.push_back(Shard{p, std::move(real), files.back()->size(), g});
+      files.push_back(ShardFile::read(real, budget));
+      budget -= files.back()->size();
+      on_disk += files.back()->size_on_disk();
+      b.shards.push_back(Shard{p, std::move(real), files.back()->size_on_disk(), g});
     }
     const ShardSequence data(std::move(files));
     const std::uint64_t used = decode_group(b.model_json, group, g, data, b.weights);
-    if (used < data.size()) {
+    if (used < on_disk) {
       const auto& last = group.paths.back();
       b.warnings.push_back(b.model_json.string() + ": weightsManifest[" + std::to_string(g) +
-                           "]: its weight files hold " + std::to_string(data.size()) +
+                           "]: its weight files hold " + std::to_string(on_disk) +
                            " bytes but the weights use " + std::to_string(used) + "; the last " +
-                           std::to_string(data.size() - used) + " bytes (in '" + last +
+                           std::to_string(on_disk - used) + " bytes (in '" + last +
                            "') are ignored");
     }
   }

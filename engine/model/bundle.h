@@ -32,7 +32,7 @@ struct Weight {
   std::uint64_t offset = 0;       // byte offset in the group's shards, concatenated in order
   std::uint64_t stored_bytes = 0;  // bytes it takes in the shards
   HostTensor value;                // decoded data; float32 data that needs no conversion borrows
-                                   // the memory-mapped shard
+                                   // the shard's bytes, read into memory at load
 };
 
 // One weight file.

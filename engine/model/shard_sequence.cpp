@@ -6,7 +6,7 @@
 
 namespace tfjsi::model {
 
-ShardSequence::ShardSequence(std::vector<std::shared_ptr<const MappedFile>> shards)
+ShardSequence::ShardSequence(std::vector<std::shared_ptr<const ShardFile>> shards)
     : shards_(std::move(shards)) {
   for (const auto& s : shards_) {
     starts_.push_back(total_);

@@ -7,23 +7,23 @@
 #include <span>
 #include <vector>
 
-#include "model/mapped_file.h"
+#include "model/shard_file.h"
 
 namespace tfjsi::model {
 
 class ShardSequence {
  public:
-  explicit ShardSequence(std::vector<std::shared_ptr<const MappedFile>> shards);
+  explicit ShardSequence(std::vector<std::shared_ptr<const ShardFile>> shards);
 
   std::uint64_t size() const { return total_; }
   std::size_t shard_count() const { return shards_.size(); }
-  const MappedFile& shard(std::size_t i) const { return *shards_[i]; }
+  const ShardFile& shard(std::size_t i) const { return *shards_[i]; }
   // Index of the shard holding byte `offset` (< size()).
   std::size_t shard_at(std::uint64_t offset) const;
 
   struct View {
     std::span<const std::byte> bytes;
-    std::shared_ptr<const MappedFile> owner;
+    std::shared_ptr<const ShardFile> owner;
   };
   // The bytes [offset, offset + n) when they lie whole in one shard; nullopt when they straddle
   // shards. Precondition: offset + n <= size().
@@ -32,7 +32,7 @@ class ShardSequence {
   void copy(std::uint64_t offset, std::span<std::byte> out) const;
 
  private:
-  std::vector<std::shared_ptr<const MappedFile>> shards_;
+  std::vector<std::shared_ptr<const ShardFile>> shards_;
   std::vector<std::uint64_t> starts_;  // offset of each shard's first byte
   std::uint64_t total_ = 0;
 };

@@ -71,7 +71,7 @@ class GroupDecoder {
   }
 
  private:
-  // Stored bytes of one weight: a view into the mapping, or a copy when they straddle shards.
+  // Stored bytes of one weight: a view into its shard, or a copy when they straddle shards.
   struct Stored {
     std::optional<ShardSequence::View> view;
     std::vector<std::byte> copy;

@@ -19,3 +19,8 @@ set_target_properties(model_corpus model_synthetic model_broken PROPERTIES AUTOM
 tfjsi_add_suite(model_limits ${CMAKE_CURRENT_LIST_DIR}/limits_test.cpp)
 target_link_libraries(model_limits PRIVATE tfjsi_model_testutil)
 set_target_properties(model_limits PROPERTIES AUTOMOC ON)
+
+# A weight shard truncated, rewritten or removed after loading: runs still give the untouched
+# model's outputs (shards are read at load, not mapped); one short at load is refused by name.
+tfjsi_add_suite(model_shard_fault ${CMAKE_CURRENT_LIST_DIR}/shard_fault_test.cpp)
+set_target_properties(model_shard_fault PROPERTIES AUTOMOC ON)
