@@ -1,12 +1,15 @@
 // tfjsi memcheck MODEL [--runs N] [--switch cpu,xnnpack,gl] [--json]: runs the model again and
 // again (switching backend on every run when asked) and reports whether live tensors, bytes and
-// resident memory come back to the same level after each run.
+// resident memory come back to the same level after each run. GL objects (textures, buffers,
+// shaders, programs, queries, fences) alive in the process are reported with them: the gl backend
+// caches programs, so they grow while new shapes are met and must stay flat after that.
 #include <iostream>
 #include <optional>
 #include <set>
 
 #include "args.h"
 #include "backends/gl/gl_backend.h"
+#include "backends/gl/gl_objects.h"
 #include "commands.h"
 #include "core/error.h"
 #include "engine_setup.h"
@@ -15,6 +18,16 @@
 #include "process_memory.h"
 
 namespace tfjsi::cli {
+namespace {
+
+nlohmann::json to_json(const gl::GlObjectCounts& c) {
+  return {{"textures", c.textures}, {"buffers", c.buffers}, {"shaders", c.shaders},
+          {"programs", c.programs}, {"queries", c.queries}, {"fences", c.fences},
+          {"total", c.total()}};
+}
+
+}  // namespace
+
 int memcheck_command(std::span<const std::string> argv) {
   std::vector<OptionSpec> specs(std::begin(kEngineOptions), std::end(kEngineOptions));
   specs.insert(specs.end(), {{"runs", true}, {"switch", true}, {"input", true, true}, {"json"}});
@@ -32,31 +45,42 @@ int memcheck_command(std::span<const std::string> argv) {
   runtime::Executor executor(*engine, m.graph);
 
   const auto before = engine->memory().total;
+  const auto gl_before = gl::live_gl_objects();
   const auto live_before = engine->live_tensors();
   nlohmann::json per_run = nlohmann::json::array();
   std::int64_t rss_first = 0;
-  // After every backend in the cycle has run once (weights copied where they are needed), each
-  // later run must leave exactly the same tensors and bytes behind.
+  // After every backend in the cycle has run once (weights copied where they are needed, programs
+  // built), each later run must leave exactly the same tensors, bytes and GL objects behind.
   std::optional<runtime::MemoryUse> settled;
+  std::int64_t settled_gl = 0;
   bool stable = true;
   for (int r = 0; r < runs; ++r) {
     const std::string& backend = cycle[static_cast<std::size_t>(r) % cycle.size()];
     engine->set_backend(backend);
     executor.run(inputs.tensors);
-    const auto use = engine->memory().total;
+    const auto info = engine->memory();
+    const auto& use = info.total;
+    const auto gl_now = gl::live_gl_objects();
     const auto rss = process_memory().rss_kb;
     if (r == 0) rss_first = rss;
-    if (r + 1 == static_cast<int>(cycle.size())) settled = use;
+    if (r + 1 == static_cast<int>(cycle.size())) {
+      settled = use;
+      settled_gl = gl_now.total();
+    }
     if (settled && r + 1 > static_cast<int>(cycle.size()) &&
-        (use.num_tensors != settled->num_tensors || use.num_bytes != settled->num_bytes))
+        (use.num_tensors != settled->num_tensors || use.num_bytes != settled->num_bytes ||
+         gl_now.total() != settled_gl))
       stable = false;
     per_run.push_back({{"backend", backend},
                        {"tensors", use.num_tensors},
                        {"data_buffers", use.num_data_buffers},
                        {"bytes", use.num_bytes},
+                       {"cached_bytes", info.cached_bytes},
+                       {"gl_objects", to_json(gl_now)},
                        {"rss_kb", rss}});
   }
   const auto after = engine->memory().total;
+  const auto gl_after = gl::live_gl_objects();
   const std::int64_t rss_last = process_memory().rss_kb;
 
   // Tensors alive now that were not before the first run: leaks, with the node that made them.
@@ -79,6 +103,8 @@ int memcheck_command(std::span<const std::string> argv) {
                       {"data_buffers_after", after.num_data_buffers},
                       {"bytes_before", before.num_bytes},
                       {"bytes_after", after.num_bytes},
+                      {"gl_objects_before", to_json(gl_before)},
+                      {"gl_objects_after", to_json(gl_after)},
                       {"rss_kb_first", rss_first},
                       {"rss_kb_last", rss_last},
                       {"stable", stable && leaked.empty()},
@@ -90,6 +116,7 @@ int memcheck_command(std::span<const std::string> argv) {
     std::cout << runs << " runs of " << m.bundle.model_json.string() << '\n'
               << "  tensors  " << before.num_tensors << " -> " << after.num_tensors << '\n'
               << "  bytes    " << before.num_bytes << " -> " << after.num_bytes << '\n'
+              << "  GL objs  " << gl_before.total() << " -> " << gl_after.total() << '\n'
               << "  RSS      " << rss_first << " KiB after run 1, " << rss_last << " KiB after run "
               << runs << '\n';
     for (const auto& l : leaked)

@@ -1,6 +1,25 @@
 #include "backends/gl/gl_objects.h"
 
+#include <array>
+#include <atomic>
+
 namespace tfjsi::gl {
+namespace {
+
+// One counter per GlKind, then fences. Atomic: handles may die on any thread.
+constexpr std::size_t kFenceSlot = 5;
+std::array<std::atomic<std::int64_t>, 6> g_live{};
+
+std::atomic<std::int64_t>& live_slot(GlKind kind) {
+  return g_live[static_cast<std::size_t>(kind)];
+}
+
+}  // namespace
+
+GlObjectCounts live_gl_objects() {
+  auto at = [](std::size_t i) { return g_live[i].load(std::memory_order_relaxed); };
+  return {at(0), at(1), at(2), at(3), at(4), at(kFenceSlot)};
+}
 
 GlObject::GlObject(std::shared_ptr<GlContext> ctx, GlKind kind, GLenum shader_type)
     : ctx_(std::move(ctx)), kind_(kind) {
@@ -22,10 +41,12 @@ GlObject::GlObject(std::shared_ptr<GlContext> ctx, GlKind kind, GLenum shader_ty
       glGenQueries(1, &id_);
       break;
   }
+  if (id_) live_slot(kind_).fetch_add(1, std::memory_order_relaxed);
 }
 
 void GlObject::reset() noexcept {
   if (id_ == 0 || !ctx_) return;
+  live_slot(kind_).fetch_sub(1, std::memory_order_relaxed);
   // Without the context current the object cannot be deleted here; it then dies with the context.
   if (ctx_->try_make_current()) {
     switch (kind_) {
@@ -53,6 +74,7 @@ void GlObject::reset() noexcept {
 GlFence::GlFence(std::shared_ptr<GlContext> ctx) : ctx_(std::move(ctx)) {
   ctx_->make_current();
   sync_ = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  if (sync_) g_live[kFenceSlot].fetch_add(1, std::memory_order_relaxed);
   glFlush();  // the fence must reach the GPU, or a wait with a timeout may never see it pass
 }
 
@@ -64,6 +86,7 @@ bool GlFence::wait(GLuint64 timeout_ns) {
 }
 
 void GlFence::reset() noexcept {
+  if (sync_) g_live[kFenceSlot].fetch_sub(1, std::memory_order_relaxed);
   if (sync_ && ctx_ && ctx_->try_make_current()) glDeleteSync(sync_);
   sync_ = nullptr;
   ctx_.reset();
