@@ -262,8 +262,10 @@ PrecisionDock::~PrecisionDock() {
 }
 
 void PrecisionDock::set_model(LoadedModelPtr model) {
-  if (checking_)
-    cancel_flag_->store(true);  // its answer is for the old model: dropped when it comes
+  if (checking_) {  // its answer is for the old model: dropped when it comes
+    cancel_flag_->store(true);
+    cancel_reason_ = tr("another model was opened");
+  }
   model_ = std::move(model);
   clear_result();
   set_checking(checking_);
@@ -286,6 +288,7 @@ void PrecisionDock::start_check() {
   request.options.node_threshold = threshold_->value();
   request.options.output_tolerance = tolerance_->value();
   cancel_flag_->store(false);  // before the request: a Cancel pressed from now on counts
+  cancel_reason_.clear();
   set_checking(true);
   progress_->setRange(0, 0);
   stage_->setText(tr("Starting..."));
@@ -316,7 +319,8 @@ void PrecisionDock::on_progress(int pass, const QString& stage, int done, int to
 void PrecisionDock::on_finished(Fp16CheckResultPtr result) {
   set_checking(false);
   if (!result || result->model != model_) {
-    stage_->clear();
+    // It ended before it saw the cancel that opening another model sent: dropped all the same.
+    on_failed(tr("Cancelled"), true);
     return;
   }
   result_ = std::move(result);
@@ -326,7 +330,9 @@ void PrecisionDock::on_finished(Fp16CheckResultPtr result) {
 
 void PrecisionDock::on_failed(const QString& message, bool cancelled) {
   set_checking(false);
-  stage_->setText(cancelled ? tr("Check cancelled.") : tr("Check failed: %1").arg(message));
+  stage_->setText(!cancelled                 ? tr("Check failed: %1").arg(message)
+                  : cancel_reason_.isEmpty() ? tr("Check cancelled.")
+                                             : tr("Check cancelled: %1.").arg(cancel_reason_));
   stage_->setStyleSheet(cancelled ? QString() : QStringLiteral("color: #b00020"));
   emit checkFailed(message, cancelled);
 }

@@ -103,6 +103,7 @@ class PrecisionDock : public QDockWidget {
   Fp16CheckResultPtr result_;
   std::function<RunRequest()> settings_;
   bool checking_ = false;
+  QString cancel_reason_;  // why the check under way was cancelled, when not by the user
 
   QThread thread_;
   PrecisionController* controller_ = nullptr;  // lives on thread_

@@ -82,8 +82,8 @@ class PrecisionTest : public QObject {
           QString::fromStdString(graph().inputs[k].name), ui::InputKind::Npy,
           QString::fromStdString((gdir / g["inputs"][k]["file"].get<std::string>()).string()));
     facts_ = read_json(root / "precision" / (name + ".json"));
-    QVERIFY(dock_->check_button()->isEnabled());
     QVERIFY(!dock_->last_result());
+    QTRY_VERIFY_WITH_TIMEOUT(dock_->check_button()->isEnabled(), 30000);
   }
 
   // Presses Check fp16 and waits for the answer; fails the test if the check fails.
@@ -351,6 +351,30 @@ class PrecisionTest : public QObject {
     QVERIFY(dock_->check_button()->isEnabled());
     QVERIFY(dock_->stage_label()->text().contains("cancelled"));
     dock_->gl_box()->setChecked(true);
+  }
+
+  // Opening another model during a check stops it; its answer never shows for the new model.
+  void openingAnotherModelDropsTheCheck() {
+    dock_->gl_box()->setChecked(false);
+    QSignalSpy failed(dock_, &ui::PrecisionDock::checkFailed);
+    QSignalSpy done(dock_, &ui::PrecisionDock::checkFinished);
+    QTest::mouseClick(dock_->check_button(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(dock_->stage_label()->text().startsWith("Run "), kTimeoutMs);
+    open("fp16_safe");
+    QTRY_VERIFY2_WITH_TIMEOUT(failed.count() + done.count() > 0,
+                              qPrintable(dock_->stage_label()->text()), 30000);
+    QCOMPARE(done.count(), 0);
+    QVERIFY(failed.at(0).at(1).toBool());
+    QVERIFY2(dock_->stage_label()->text().contains("another model was opened"),
+             qPrintable(dock_->stage_label()->text()));
+    QVERIFY(!dock_->is_checking());
+    QVERIFY(!dock_->last_result());
+    QCOMPARE(dock_->table()->rowCount(), 0);
+    dock_->gl_box()->setChecked(true);
+    const auto res = check();
+    QVERIFY(res);
+    QCOMPARE(res->model, win_->model());
+    QVERIFY(res->report.fp16_safe);
   }
 
   void cleanupTestCase() { win_.reset(); }
