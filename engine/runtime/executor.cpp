@@ -436,7 +436,27 @@ class Run {
 
 }  // namespace
 
+namespace {
+
+// With `prod` off, a float weight holding NaN is refused once, when the model's weights become
+// resident, rather than left to turn every output NaN run after run (the same rule inputs follow;
+// TF.js itself only notices in debug mode, per kernel output). Infinities are left alone: models
+// use them on purpose (masks, clip bounds).
+void check_no_nan(const graph::Node& node) {
+  const HostTensor& v = *node.value;
+  if (v.dtype != DType::Float32 || !v.buffer) return;
+  const auto values = v.values<float>();
+  for (std::size_t j = 0; j < values.size(); ++j)
+    if (std::isnan(values[j]))
+      fail(node, "weight holds NaN (element " + std::to_string(j) + " of " +
+                     std::to_string(values.size()) + ", shape " + shape_to_string(v.shape) +
+                     "); the model's weights are damaged (flag prod skips this check)");
+}
+
+}  // namespace
+
 GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, int depth) : engine(e), graph(g) {
+  const bool prod = e.flags().get_bool("prod");
   if (depth > kMaxFunctionDepth)
     throw ModelError("functions nest deeper than " + std::to_string(kMaxFunctionDepth) +
                      " levels (a function that calls itself?)");
@@ -446,6 +466,7 @@ GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, int depth) : engine(e
       const graph::Node& node = g.nodes[i];
       if (node.op == "Const") {
         if (!node.value) fail(node, "has no value");
+        if (!prod) check_no_nan(node);
         weights[i] = engine.make_tensor(*node.value, node.name);
         engine.keep(weights[i]);
       }

@@ -1,0 +1,93 @@
+// The short soak (issue #8; bench/soak.py runs the long one): `tfjsi memcheck MODEL --runs N
+// --switch cpu,xnnpack,gl --json`, backend switched on every run, on the model given as argument.
+// The runs are cut in thirds and the first is warm-up. After it:
+//  - live tensors, their bytes and the process's GL objects are exactly the same on every run of a
+//    backend, and memcheck's own verdict agrees (it asks that from the end of the first cycle);
+//  - no tensor made by a run outlives it;
+//  - resident memory: the last third's maximum is at most the middle third's maximum + 1 MiB.
+// Runs (default 60) can be changed with TFJSI_SOAK_RUNS. Needs a display for gl (xvfb-run).
+#include <QtTest>
+
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "support/test_support.h"
+
+using namespace tfjsi;
+
+namespace {
+
+QString g_model;
+
+}  // namespace
+
+class SoakTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void staysFlat() {
+    const int runs = qEnvironmentVariableIntValue("TFJSI_SOAK_RUNS") > 0
+                         ? qEnvironmentVariableIntValue("TFJSI_SOAK_RUNS")
+                         : 60;
+    const auto model = test::corpus_model(g_model.toStdString());
+    const auto r = test::run_tfjsi({"memcheck", QString::fromStdString(model.string()), "--runs",
+                                    QString::number(runs), "--switch", "cpu,xnnpack,gl", "--json"},
+                                   1800000);
+    QVERIFY2(!r.crashed, r.err.constData());
+    QVERIFY2(r.exit_code == 0, r.err.constData());
+    const auto j = r.json();
+    const auto& per_run = j.at("per_run");
+    QCOMPARE(per_run.size(), std::size_t(runs));
+
+    const std::size_t third = per_run.size() / 3;
+    std::map<std::string, std::set<std::tuple<std::int64_t, std::int64_t, std::int64_t>>> levels;
+    std::int64_t rss_middle = 0, rss_last = 0;
+    for (std::size_t i = third; i < per_run.size(); ++i) {
+      const auto& run = per_run[i];
+      levels[run.at("backend")].insert({run.at("tensors").get<std::int64_t>(),
+                                        run.at("bytes").get<std::int64_t>(),
+                                        run.at("gl_objects").at("total").get<std::int64_t>()});
+      auto& rss = i < 2 * third ? rss_middle : rss_last;
+      rss = std::max(rss, run.at("rss_kb").get<std::int64_t>());
+    }
+    qInfo(
+        "%s: %d runs; tensors %lld -> %lld; bytes %lld -> %lld; GL objects %lld -> %lld; RSS "
+        "KiB: run 1 %lld, middle third max %lld, last third max %lld",
+        qPrintable(g_model), runs, j["tensors_before"].get<long long>(),
+        j["tensors_after"].get<long long>(), j["bytes_before"].get<long long>(),
+        j["bytes_after"].get<long long>(), j["gl_objects_before"]["total"].get<long long>(),
+        j["gl_objects_after"]["total"].get<long long>(), j["rss_kb_first"].get<long long>(),
+        static_cast<long long>(rss_middle), static_cast<long long>(rss_last));
+
+    QCOMPARE(levels.size(), std::size_t(3));
+    for (const auto& [backend, seen] : levels)
+      QVERIFY2(seen.size() == 1,
+               qPrintable(QString("%1: %2 different (tensors, bytes, GL objects) levels after "
+                                  "warm-up")
+                              .arg(QString::fromStdString(backend))
+                              .arg(seen.size())));
+    QVERIFY2(j.at("leaked").empty(), j.at("leaked").dump().c_str());
+    QVERIFY(j.at("stable").get<bool>());
+    QVERIFY2(rss_last <= rss_middle + 1024,
+             qPrintable(QString("resident memory grew: last third max %1 KiB, middle third max "
+                                "%2 KiB")
+                            .arg(rss_last)
+                            .arg(rss_middle)));
+  }
+};
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  // The model is the first argument (tfjsi_add_model_tests); Qt Test gets the rest.
+  QStringList args = app.arguments();
+  if (args.size() < 2) {
+    qCritical("usage: soak_test MODEL [Qt Test options]");
+    return 2;
+  }
+  g_model = args.takeAt(1);
+  SoakTest t;
+  return QTest::qExec(&t, args);
+}
+
+#include "soak_test.moc"
