@@ -3,23 +3,34 @@
 the executor itself, segments and sync points, from `tfjsi run MODEL --backend gl --json` (one run
 per model; the plan is what the run used). Writes bench/gl_partition.md.
 
-usage: bench/gl_partition.py TFJSI CORPUS_DIR [OUT.md]
+Everything comes from that one process per model: its JSON's "placement". The inputs are those of
+bench/run.py (input-overrides.json: faceboxes and rvm get 256x256 images instead of their unknown
+sizes). With XDG_CACHE_HOME set (--cache-home, e.g. the folder bench/run.py's gl processes used) the
+shaders come from the program-binary cache on disk, which makes a run under load minutes shorter.
+
+usage: bench/gl_partition.py TFJSI CORPUS_DIR [OUT.md] [--cache-home DIR] [--timeout S]
 """
 import collections
 import json
+import os
 import pathlib
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run as bench_run  # noqa: E402  (the benchmark's inputs)
 
-def run_one(tfjsi, model):
+
+def run_one(tfjsi, model, extra, env, timeout):
     t0 = time.monotonic()
     try:
-        p = subprocess.run([tfjsi, "run", str(model), "--backend", "gl", "--json"],
-                           capture_output=True, text=True, timeout=600)
+        p = subprocess.run([tfjsi, "run", str(model), "--backend", "gl", "--json"] + extra,
+                           capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        return None, "no result within 600 s", time.monotonic() - t0
+        return None, f"no result within {timeout:.0f} s", time.monotonic() - t0
     if p.returncode != 0:
         last = (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]
         return None, last, time.monotonic() - t0
@@ -27,15 +38,25 @@ def run_one(tfjsi, model):
 
 
 def main():
-    if len(sys.argv) < 3:
+    argv, env, timeout = [], None, 900.0
+    it = iter(sys.argv[1:])
+    for a in it:
+        if a == "--cache-home":
+            env = dict(os.environ, XDG_CACHE_HOME=next(it))
+        elif a == "--timeout":
+            timeout = float(next(it))
+        else:
+            argv.append(a)
+    if len(argv) < 2:
         sys.exit(__doc__)
-    tfjsi, corpus = sys.argv[1], pathlib.Path(sys.argv[2])
-    out = pathlib.Path(sys.argv[3]) if len(sys.argv) > 3 else \
-        pathlib.Path(__file__).with_name("gl_partition.md")
+    tfjsi, corpus = argv[0], pathlib.Path(argv[1])
+    out = pathlib.Path(argv[2]) if len(argv) > 2 else pathlib.Path(__file__).with_name("gl_partition.md")
     rows, notes = [], []
+    tmpdir = tempfile.mkdtemp(prefix="tfjsi-glpart-")
     for model in sorted(corpus.glob("*.json")):
         name = model.stem
-        j, err, secs = run_one(tfjsi, model)
+        extra = bench_run.override_args(str(model), name, tmpdir)
+        j, err, secs = run_one(tfjsi, model, extra, env, timeout)
         print(f"{name}: {'ok' if j else err} ({secs:.1f} s)", file=sys.stderr)
         if not j:
             rows.append(f"| {name} | - | - | - | - | - | run failed: {err} |")
@@ -53,7 +74,7 @@ def main():
         "# gl partition of the corpus",
         "",
         "Made by `bench/gl_partition.py` from `tfjsi run MODEL --backend gl --json` (fp32, one run",
-        "each, Mesa llvmpipe). Kernel nodes only: gl = run by the gl backend, cpu = fallbacks (the",
+        "each, Mesa llvmpipe, the inputs of bench/run.py). Kernel nodes only: gl = run by the gl backend, cpu = fallbacks (the",
         "op, or these inputs, has no gl kernel), executor = control flow, Identity and the like.",
         "Segments are runs of consecutive kernels on one backend; sync points are kernel inputs",
         "that come from another backend (a copy between textures and host memory).",
@@ -67,6 +88,7 @@ def main():
         full = [n for n, s in notes if s == 100.0]
         lines.append(f"{len(full)} of {len(notes)} models run every kernel node on gl.")
         lines.append("")
+    shutil.rmtree(tmpdir, ignore_errors=True)
     out.write_text("\n".join(lines))
     print(f"wrote {out}", file=sys.stderr)
 
