@@ -29,3 +29,9 @@ target_link_libraries(gui_open_paths_test PRIVATE tfjsi_ui)
 tfjsi_add_suite(gui_precision_test ${CMAKE_CURRENT_LIST_DIR}/precision_test.cpp)
 target_link_libraries(gui_precision_test PRIVATE tfjsi_ui)
 set_tests_properties(gui_precision_test PROPERTIES TIMEOUT 900)
+
+# A second model opened while a benchmark of the first runs (finite, then endless and cancelled):
+# the run ends cleanly, the window shows the second model, and only its weights stay resident.
+tfjsi_add_suite(gui_second_model_test ${CMAKE_CURRENT_LIST_DIR}/second_model_test.cpp)
+target_link_libraries(gui_second_model_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_second_model_test PROPERTIES TIMEOUT 900)
