@@ -1,33 +1,74 @@
 // DepthwiseConv2dNative (NHWC, filter [KH][KW][C][MULT], or [KH][KW][C] when PACKED) with the fused
 // epilogue. Output channel oc = c * MULT + m.
+// Taps are added row by row, one product at a time, each product exact and the sum rounded to fp32
+// after each: TF.js cpu's order and rounding, which deep models amplify (see gemm_tiled.comp).
+// That is fma() where it rounds once (GPUs) and doubles where it does not (llvmpipe).
+
+// True when fma() rounds once. The operands come from a built-in so the compiler cannot fold the
+// test: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is rounded first.
+// A backend that probed its driver may say so with FMA_ROUNDS_ONCE, which drops the other path.
+bool fma_rounds_once() {
+#ifdef FMA_ROUNDS_ONCE
+  return FMA_ROUNDS_ONCE != 0;
+#else
+  precise float x = 1.0 + float(gl_NumWorkGroups.x > 0u) * 2.44140625e-4;
+  precise float r = fma(x, x, -1.00048828125);
+  return r != 0.0;
+#endif
+}
+vec4 mad_fused(vec4 x, vec4 f, vec4 acc) {
+  precise vec4 r = fma(x, f, acc);
+  return r;
+}
+float mad_fused(float x, float f, float acc) {
+  precise float r = fma(x, f, acc);
+  return r;
+}
+vec4 mad_f64(vec4 x, vec4 f, vec4 acc) { return vec4(dvec4(acc) + dvec4(x) * dvec4(f)); }
+float mad_f64(float x, float f, float acc) { return float(double(acc) + double(x) * double(f)); }
+
+#if defined(PACKED)
+// Filter repacked as [KH][KW][C]: four channels to a texel.
+#define TAP(MAD) acc = MAD(load_in0(n, ih, iw, s), load_in1(0, kh, kw, s), acc)
+#elif MULT == 1
+#define TAP(MAD)                                                  \
+  {                                                               \
+    vec4 x = load_in0(n, ih, iw, s);                              \
+    vec4 f = vec4(0.0);                                           \
+    for (int j = 0; j < 4; ++j)                                   \
+      if (4 * s + j < IN0_C) f[j] = lane_in1(kh, kw, 4 * s + j, 0); \
+    acc = MAD(x, f, acc);                                         \
+  }
+#else
+#define TAP(MAD)                                                            \
+  for (int j = 0; j < 4; ++j) {                                             \
+    int oc = 4 * s + j;                                                     \
+    if (oc >= OUT_C) break;                                                 \
+    int c = oc / MULT, m = oc - c * MULT;                                   \
+    acc[j] = MAD(lane_in0(n, ih, iw, c), lane_in1(kh, kw, c, m), acc[j]);   \
+  }
+#endif
+
+#define TAPS(MAD)                                        \
+  for (int kh = 0; kh < KH; ++kh) {                      \
+    int ih = h * SH - PAD_T + kh * DH;                   \
+    if (ih < 0 || ih >= IN0_H) continue;                 \
+    for (int kw = 0; kw < KW; ++kw) {                    \
+      int iw = w * SW - PAD_L + kw * DW;                 \
+      if (iw < 0 || iw >= IN0_W) continue;               \
+      TAP(MAD);                                          \
+    }                                                    \
+  }
+
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
   vec4 acc = vec4(0.0);
-  for (int kh = 0; kh < KH; ++kh) {
-    int ih = h * SH - PAD_T + kh * DH;
-    if (ih < 0 || ih >= IN0_H) continue;
-    for (int kw = 0; kw < KW; ++kw) {
-      int iw = w * SW - PAD_L + kw * DW;
-      if (iw < 0 || iw >= IN0_W) continue;
-#if defined(PACKED)
-      // Filter repacked as [KH][KW][C]: four channels to a texel.
-      acc += load_in0(n, ih, iw, s) * load_in1(0, kh, kw, s);
-#elif MULT == 1
-      vec4 x = load_in0(n, ih, iw, s);
-      vec4 f = vec4(0.0);
-      for (int j = 0; j < 4; ++j)
-        if (4 * s + j < IN0_C) f[j] = lane_in1(kh, kw, 4 * s + j, 0);
-      acc += x * f;
-#else
-      for (int j = 0; j < 4; ++j) {
-        int oc = 4 * s + j;
-        if (oc >= OUT_C) break;
-        int c = oc / MULT, m = oc - c * MULT;
-        acc[j] += lane_in0(n, ih, iw, c) * lane_in1(kh, kw, c, m);
-      }
-#endif
-    }
+  // One branch around the whole loop: llvmpipe pays for a branch inside it on every tap.
+  if (fma_rounds_once()) {
+    TAPS(mad_fused)
+  } else {
+    TAPS(mad_f64)
   }
   store_out(n, h, w, s, epilogue(acc, s));
 }

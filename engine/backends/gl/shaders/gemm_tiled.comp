@@ -7,6 +7,12 @@
 //   CONV 1 (Conv2D, implicit im2col): rows are output pixels (n, oh, ow); k runs over
 //     (kh, kw, input channel slice, lane), so one A texel is one input texel; B = filter
 //     [KH][KW][IC][OC], whose rows past IC within a tap are zero.
+// Summation follows TF.js cpu, because deep models amplify a different rounding per output
+// (blazepose-lite's segmentation logits reach +-800 before a Sigmoid): Conv2D adds one product at a
+// time in k order, each exact and rounded once into the fp32 sum (JS multiplies in double);
+// MatMul sums 48 products in double, then adds that into the fp32 result. Where fma() rounds once
+// (GPUs) a sequential fma gives the per-step rounding; where it does not (llvmpipe lowers it to a
+// multiply and an add) doubles do.
 shared vec4 sa[32][4];
 shared vec4 sb[16][8];
 
@@ -47,6 +53,59 @@ void store_row(int row, int bz, int s, vec4 v) {
 }
 #endif
 
+// True when fma() rounds once. The operands come from a built-in so the compiler cannot fold the
+// test: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is rounded first.
+// A backend that probed its driver may say so with FMA_ROUNDS_ONCE, which drops the other path.
+bool fma_rounds_once() {
+#ifdef FMA_ROUNDS_ONCE
+  return FMA_ROUNDS_ONCE != 0;
+#else
+  precise float x = 1.0 + float(gl_NumWorkGroups.x > 0u) * 2.44140625e-4;
+  precise float r = fma(x, x, -1.00048828125);
+  return r != 0.0;
+#endif
+}
+
+// Four products (lanes of a against rows b0..b3) into acc, one rounding each.
+#define FMA_STEPS(acc, a_in)                                                   \
+  {                                                                            \
+    vec4 a_ = a_in;                                                            \
+    acc = fma(vec4(a_.x), b0, acc);                                            \
+    acc = fma(vec4(a_.y), b1, acc);                                            \
+    acc = fma(vec4(a_.z), b2, acc);                                            \
+    acc = fma(vec4(a_.w), b3, acc);                                            \
+  }
+// The same with exact double products and sums rounded to fp32 after each one.
+#define F64_STEPS(acc, a_in)                                                   \
+  {                                                                            \
+    dvec4 a_ = dvec4(a_in);                                                    \
+    acc = vec4(dvec4(acc) + a_.x * b0);                                        \
+    acc = vec4(dvec4(acc) + a_.y * b1);                                        \
+    acc = vec4(dvec4(acc) + a_.z * b2);                                        \
+    acc = vec4(dvec4(acc) + a_.w * b3);                                        \
+  }
+// Four products into a double partial sum (TF.js MatMul's inner loop).
+#define F64_PARTIAL(part, a_in)                                                \
+  {                                                                            \
+    dvec4 a_ = dvec4(a_in);                                                    \
+    part += a_.x * b0;                                                         \
+    part += a_.y * b1;                                                         \
+    part += a_.z * b2;                                                         \
+    part += a_.w * b3;                                                         \
+  }
+
+// Stages K texels [kt0, kt0 + 4) of the group's A rows and 16 B rows in shared memory.
+#define LOAD_TILES(kt0)                                                               \
+  for (int i = t; i < 128; i += 64) {                                                 \
+    int r = i >> 2, q = i & 3;                                                        \
+    int row = row0 + r, kt = kt0 + q;                                                 \
+    sa[r][q] = (row < ROWS && kt < K_TEXELS) ? load_a(row, kt) : vec4(0.0);           \
+    int kk = i >> 3, sl = i & 7;                                                      \
+    int k = kt0 * 4 + kk, s = s0 + sl;                                                \
+    sb[kk][sl] = (k < K_TEXELS * 4 && s < OUT_C4) ? load_b(k, s, bz) : vec4(0.0);     \
+  }                                                                                   \
+  barrier()
+
 void main() {
   int lx = int(gl_LocalInvocationID.x), ly = int(gl_LocalInvocationID.y);
   int t = ly * 8 + lx;
@@ -59,30 +118,56 @@ void main() {
     g_bn = min(n, IN1_N - 1); g_bh = min(h, IN1_H - 1);
   }
 #endif
-  vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), acc3 = vec4(0.0);
-  for (int kt0 = 0; kt0 < K_TEXELS; kt0 += 4) {
-    for (int i = t; i < 128; i += 64) {
-      int r = i >> 2, q = i & 3;
-      int row = row0 + r, kt = kt0 + q;
-      sa[r][q] = (row < ROWS && kt < K_TEXELS) ? load_a(row, kt) : vec4(0.0);
-      int kk = i >> 3, sl = i & 7;
-      int k = kt0 * 4 + kk, s = s0 + sl;
-      sb[kk][sl] = (k < K_TEXELS * 4 && s < OUT_C4) ? load_b(k, s, bz) : vec4(0.0);
+  const bool fused = fma_rounds_once();
+  precise vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), acc3 = vec4(0.0);
+#if !CONV
+  dvec4 part0 = dvec4(0.0), part1 = dvec4(0.0), part2 = dvec4(0.0), part3 = dvec4(0.0);
+#endif
+  // One branch around the whole K loop: llvmpipe pays for a branch inside it on every pass
+  // (blazepose-lite on llvmpipe, cpu time per run against plain fp32 sums: +55% inside, +30% here).
+  if (fused) {
+    for (int kt0 = 0; kt0 < K_TEXELS; kt0 += 4) {
+      LOAD_TILES(kt0);
+      for (int q = 0; q < 4; ++q) {
+        vec4 b0 = sb[4 * q][ly], b1 = sb[4 * q + 1][ly], b2 = sb[4 * q + 2][ly],
+             b3 = sb[4 * q + 3][ly];
+        FMA_STEPS(acc0, sa[4 * lx][q]);
+        FMA_STEPS(acc1, sa[4 * lx + 1][q]);
+        FMA_STEPS(acc2, sa[4 * lx + 2][q]);
+        FMA_STEPS(acc3, sa[4 * lx + 3][q]);
+      }
+      barrier();
     }
-    barrier();
-    for (int q = 0; q < 4; ++q) {
-      vec4 b0 = sb[4 * q][ly], b1 = sb[4 * q + 1][ly], b2 = sb[4 * q + 2][ly],
-           b3 = sb[4 * q + 3][ly];
-      vec4 a = sa[4 * lx][q];
-      acc0 += a.x * b0 + a.y * b1 + a.z * b2 + a.w * b3;
-      a = sa[4 * lx + 1][q];
-      acc1 += a.x * b0 + a.y * b1 + a.z * b2 + a.w * b3;
-      a = sa[4 * lx + 2][q];
-      acc2 += a.x * b0 + a.y * b1 + a.z * b2 + a.w * b3;
-      a = sa[4 * lx + 3][q];
-      acc3 += a.x * b0 + a.y * b1 + a.z * b2 + a.w * b3;
+  } else {
+    for (int kt0 = 0; kt0 < K_TEXELS; kt0 += 4) {
+      LOAD_TILES(kt0);
+      for (int q = 0; q < 4; ++q) {
+        dvec4 b0 = dvec4(sb[4 * q][ly]), b1 = dvec4(sb[4 * q + 1][ly]),
+              b2 = dvec4(sb[4 * q + 2][ly]), b3 = dvec4(sb[4 * q + 3][ly]);
+#if CONV
+        F64_STEPS(acc0, sa[4 * lx][q]);
+        F64_STEPS(acc1, sa[4 * lx + 1][q]);
+        F64_STEPS(acc2, sa[4 * lx + 2][q]);
+        F64_STEPS(acc3, sa[4 * lx + 3][q]);
+#else
+        F64_PARTIAL(part0, sa[4 * lx][q]);
+        F64_PARTIAL(part1, sa[4 * lx + 1][q]);
+        F64_PARTIAL(part2, sa[4 * lx + 2][q]);
+        F64_PARTIAL(part3, sa[4 * lx + 3][q]);
+#endif
+      }
+#if !CONV
+      // TF.js's block of 48 shared-dimension elements is 12 texels: every third pass, and the last.
+      if ((kt0 + 4) % 12 == 0 || kt0 + 4 >= K_TEXELS) {
+        acc0 = vec4(dvec4(acc0) + part0);
+        acc1 = vec4(dvec4(acc1) + part1);
+        acc2 = vec4(dvec4(acc2) + part2);
+        acc3 = vec4(dvec4(acc3) + part3);
+        part0 = part1 = part2 = part3 = dvec4(0.0);
+      }
+#endif
+      barrier();
     }
-    barrier();
   }
   int s = s0 + ly, r = row0 + 4 * lx;
   if (s >= OUT_C4) return;
