@@ -390,7 +390,9 @@ def report(rows, configs, env, args, memory, loads, config_rounds):
     for row in rows:
         med, fl = row["median"], row["flops"]
         cells = [row["name"], f"{fl / 1e9:.3f}" if fl is not None else "?"]
-        cells += [fmt_ms(med[c]) if med[c] is not None else "error" for c in configs]
+        # "error": the process failed (see Failures); "-": not measured in this table.
+        cells += [fmt_ms(med[c]) if med[c] is not None else "error" if c in row["errors"] else "-"
+                  for c in configs]
         cells += [fmt_ratio(med[a], med[b]) for _, a, b in ratio_cols]
         for c in gf_cols:
             if med[c] and fl:
@@ -428,6 +430,8 @@ def summary(rows, configs):
     def missing(a, b, subset=None):
         gone = [r["name"] for r in rows if (subset is None or r["name"] in subset)
                 and not (r["median"].get(a) and r["median"].get(b))]
+        if len(gone) > 5:
+            return f" ({len(gone)} models without a figure)"
         return f" (no figure for {', '.join(gone)})" if gone else ""
 
     def worst(rs, n=3):
