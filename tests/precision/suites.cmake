@@ -1,6 +1,7 @@
 # Precision: half-float rounding rules, the fp16 check on the three fp16 test models that
 # tests/reference makes with tfjs-layers (one CTest each), and the backend comparison on corpus
-# models, plainly and with one kernel perturbed on purpose.
+# models, plainly and with one kernel perturbed on purpose. blazepose-lite is the deep one whose
+# segmentation output amplifies any rounding unlike TF.js's (gl and xnnpack diverged there before).
 tfjsi_add_suite(fp16_rounding_test ${CMAKE_CURRENT_LIST_DIR}/fp16_rounding_test.cpp)
 
 add_executable(fp16_models_test ${CMAKE_CURRENT_LIST_DIR}/fp16_models_test.cpp)
@@ -11,6 +12,7 @@ tfjsi_add_model_tests(precision.fp16 fp16_models_test fp16_overflow fp16_underfl
 add_executable(compare_corpus_test ${CMAKE_CURRENT_LIST_DIR}/compare_corpus_test.cpp)
 target_link_libraries(compare_corpus_test PRIVATE tfjsi_testsupport)
 add_dependencies(compare_corpus_test tfjsi)
-tfjsi_add_model_tests(precision.compare compare_corpus_test blazeface emotion iris handdetect)
+tfjsi_add_model_tests(precision.compare compare_corpus_test blazeface emotion iris handdetect
+                      blazepose-lite)
 
 tfjsi_add_suite(compare_perturbed_test ${CMAKE_CURRENT_LIST_DIR}/compare_perturbed_test.cpp)
