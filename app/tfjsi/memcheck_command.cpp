@@ -3,6 +3,8 @@
 // resident memory come back to the same level after each run. GL objects (textures, buffers,
 // shaders, programs, queries, fences) alive in the process are reported with them: the gl backend
 // caches programs, so they grow while new shapes are met and must stay flat after that.
+#include <malloc.h>
+
 #include <iostream>
 #include <optional>
 #include <set>
@@ -19,6 +21,14 @@
 
 namespace tfjsi::cli {
 namespace {
+
+// Bytes the C heap hands out now, every arena included (glibc sums them). Against VmRSS it tells
+// live allocations from memory the allocator keeps after frees (fragmentation, per-thread arenas
+// of driver threads).
+std::int64_t heap_in_use_kb() {
+  const struct mallinfo2 m = ::mallinfo2();
+  return static_cast<std::int64_t>((m.uordblks + m.hblkhd) / 1024);
+}
 
 nlohmann::json to_json(const gl::GlObjectCounts& c) {
   return {{"textures", c.textures}, {"buffers", c.buffers}, {"shaders", c.shaders},
@@ -77,7 +87,8 @@ int memcheck_command(std::span<const std::string> argv) {
                        {"bytes", use.num_bytes},
                        {"cached_bytes", info.cached_bytes},
                        {"gl_objects", to_json(gl_now)},
-                       {"rss_kb", rss}});
+                       {"rss_kb", rss},
+                       {"heap_in_use_kb", heap_in_use_kb()}});
   }
   const auto after = engine->memory().total;
   const auto gl_after = gl::live_gl_objects();
