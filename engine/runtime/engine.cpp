@@ -288,6 +288,17 @@ MemoryInfo Engine::memory() {
   return info;
 }
 
+std::size_t Engine::reset_memory() {
+  std::vector<TensorId> unkept;
+  for (const auto& [id, r] : tensors_)
+    if (!r.kept) unkept.push_back(id);
+  for (TensorId id : unkept) dispose(Tensor(this, id));
+  // A disposed tensor may still be listed in an open scope; end_scope() skips ids it cannot find.
+  buffer_pool_->trim();
+  reset_peak();
+  return unkept.size();
+}
+
 std::vector<LiveTensor> Engine::live_tensors() const {
   std::vector<LiveTensor> out;
   out.reserve(tensors_.size());

@@ -140,6 +140,10 @@ class Engine {
   std::size_t live_bytes() const { return live_bytes_; }
   std::size_t peak_bytes() const { return peak_bytes_; }
   void reset_peak() { peak_bytes_ = live_bytes_; }
+  // Disposes every live tensor not exempted with keep() (what runs and scopes left behind; the
+  // weights stay), frees the buffer pool's cached storage and restarts the peak. Returns how many
+  // tensors it disposed. The GUI's memory Reset calls it between runs.
+  std::size_t reset_memory();
 
   // ---- observers (not owned; remove before destroying them) ----
   void add_observer(Observer* o);
