@@ -14,12 +14,16 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QProgressBar>
+#include <QSpinBox>
 #include <QStatusBar>
 
+#include "env_dock.h"
 #include "graph_view.h"
+#include "memory_dock.h"
 #include "model_controller.h"
 #include "model_dock.h"
 #include "outputs_dock.h"
+#include "profile_dock.h"
 #include "properties_dock.h"
 #include "run_controller.h"
 #include "run_dock.h"
@@ -99,6 +103,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   });
   build_menus();
   build_run_menu();
+  build_panels();
 }
 
 MainWindow::~MainWindow() {
@@ -305,6 +310,61 @@ void MainWindow::colour_graph() {
     for (const auto& n : last_result_->nodes) ms[n.node] += n.ms;  // loops run a node often
     graph_view_->set_node_values(tr("ms per node (%1)").arg(where), ms, true);
   }
+}
+
+// ---- the Memory, Profile and Environment panels ----
+
+void MainWindow::build_panels() {
+  qRegisterMetaType<MemorySample>();
+  qRegisterMetaType<EnvInfo>();
+  memory_dock_ = new MemoryDock(this);
+  profile_dock_ = new ProfileDock(this);
+  env_dock_ = new EnvDock(this);
+  // Tabbed with Outputs, so that 1280x800 keeps room for the graph; Outputs stays in front.
+  for (QDockWidget* d : std::initializer_list<QDockWidget*>{profile_dock_, memory_dock_, env_dock_})
+    tabifyDockWidget(outputs_dock_, d);
+  outputs_dock_->raise();
+  // A little wider than the Outputs dock alone: the panels' tables have several columns.
+  resizeDocks({outputs_dock_}, {430}, Qt::Horizontal);
+
+  // The controller lives on the worker: these connections are queued both ways.
+  connect(run_controller_, &RunController::memorySampled, memory_dock_, &MemoryDock::add_sample);
+  connect(memory_dock_, &MemoryDock::resetRequested, run_controller_, &RunController::resetMemory);
+  connect(run_controller_, &RunController::environmentReady, env_dock_, &EnvDock::show_environment);
+  connect(run_controller_, &RunController::flagRejected, env_dock_, &EnvDock::show_rejected);
+  connect(env_dock_, &EnvDock::flagEdited, run_controller_, &RunController::setFlag);
+  // Two flags are also the Run dock's settings, which every run applies: keep them in step.
+  connect(env_dock_, &EnvDock::flagEdited, this, [this](const QString& name, const QString& v) {
+    if (name == "threads")
+      run_dock_->threads_box()->setValue(v.toInt());
+    else if (name == "gl.float32_enabled")
+      run_dock_->fp16_box()->setChecked(v != "true");
+  });
+  connect(this, &MainWindow::modelOpened, this, [this] {
+    memory_dock_->set_model(model_);
+    profile_dock_->set_model(model_);
+  });
+  connect(this, &MainWindow::runFinished, profile_dock_, &ProfileDock::show_result);
+  auto select = [this](const QString& name) {
+    const int n = graph_view_->find_node(name);
+    if (n >= 0) graph_view_->select_node(n, true);
+  };
+  connect(profile_dock_, &ProfileDock::nodeActivated, graph_view_, select);
+  connect(memory_dock_, &MemoryDock::nodeActivated, graph_view_, select);
+
+  // The controller may have started before these connections: ask for a first reading.
+  QMetaObject::invokeMethod(run_controller_, &RunController::sampleMemory, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(run_controller_, &RunController::requestEnvironment,
+                            Qt::QueuedConnection);
+
+  QAction* after = nullptr;  // the View menu's first separator: the dock toggles go above it
+  for (QAction* a : view_menu_->actions())
+    if (a->isSeparator()) {
+      after = a;
+      break;
+    }
+  for (QDockWidget* d : std::initializer_list<QDockWidget*>{memory_dock_, profile_dock_, env_dock_})
+    view_menu_->insertAction(after, d->toggleViewAction());
 }
 
 void MainWindow::on_run_failed(const QString& message, bool cancelled) {

@@ -24,9 +24,12 @@ class GraphView;
 
 namespace tfjsi::ui {
 
+class EnvDock;
+class MemoryDock;
 class ModelController;
 class ModelDock;
 class OutputsDock;
+class ProfileDock;
 class PropertiesDock;
 class RunController;
 class RunDock;
@@ -47,6 +50,11 @@ class MainWindow : public QMainWindow {
   PropertiesDock* properties_dock() const { return properties_dock_; }
   RunDock* run_dock() const { return run_dock_; }
   OutputsDock* outputs_dock() const { return outputs_dock_; }
+  MemoryDock* memory_dock() const { return memory_dock_; }
+  ProfileDock* profile_dock() const { return profile_dock_; }
+  EnvDock* env_dock() const { return env_dock_; }
+  // Lives on the worker thread: connect to its signals, call its slots queued only.
+  RunController* run_controller() const { return run_controller_; }
 
   // Runs (or benchmarks) the open model with the Run dock's settings, on the worker thread;
   // runFinished or runFailed tells how it went. Ignored while a run is under way.
@@ -84,6 +92,8 @@ class MainWindow : public QMainWindow {
   void on_run_finished(RunResultPtr result);
   void on_run_failed(const QString& message, bool cancelled);
   void colour_graph();  // by the Run dock's choice, from the last result
+  // The Memory, Profile and Environment docks, tabbed with Outputs, and their View menu entries.
+  void build_panels();
 
   QThread worker_;
   ModelController* controller_ = nullptr;  // lives on worker_
@@ -100,6 +110,9 @@ class MainWindow : public QMainWindow {
   PropertiesDock* properties_dock_ = nullptr;
   RunDock* run_dock_ = nullptr;
   OutputsDock* outputs_dock_ = nullptr;
+  MemoryDock* memory_dock_ = nullptr;
+  ProfileDock* profile_dock_ = nullptr;
+  EnvDock* env_dock_ = nullptr;
   QAction* run_action_ = nullptr;
   QAction* bench_action_ = nullptr;
   QAction* cancel_action_ = nullptr;

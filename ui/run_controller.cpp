@@ -1,11 +1,13 @@
 #include "run_controller.h"
 
+#include <QTimer>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <exception>
 #include <set>
 
+#include "analysis/fp16_gl_probe.h"
 #include "backends/all_backends.h"
 #include "backends/gl/gl_backend.h"
 #include "core/error.h"
@@ -84,6 +86,45 @@ class Watching {
   runtime::Observer* o_;
 };
 
+// The gl backend when it is the one runs use now, else null.
+gl::GlBackend* active_gl(runtime::Engine& e) {
+  if (e.backend().name() != "gl") return nullptr;
+  return dynamic_cast<gl::GlBackend*>(&e.backend());
+}
+
+// Reads the gl backend's counters around one run; `before` is the program cache's state then.
+class GlRunWatch {
+ public:
+  explicit GlRunWatch(runtime::Engine& e) : gl_(active_gl(e)) {
+    if (!gl_) return;
+    gl_->reset_stats();
+    if (gl_->programs()) before_ = gl_->programs()->stats();
+  }
+  GlRunStats finish() const {
+    GlRunStats r;
+    if (!gl_) return r;
+    const gl::GlStats& s = gl_->stats();
+    r.present = true;
+    r.compile_ms = s.compile_ms;
+    r.upload_ms = s.upload_ms;
+    r.download_ms = s.download_ms;
+    r.new_programs = s.new_programs;
+    r.uploads = s.uploads;
+    r.dispatches = s.dispatches;
+    if (gl_->programs()) {
+      const auto& after = gl_->programs()->stats();
+      r.compiled = after.compiled - before_.compiled;
+      r.disk_loaded = after.disk_loaded - before_.disk_loaded;
+    }
+    r.cache_hit = r.disk_loaded > 0 && r.compiled == 0;
+    return r;
+  }
+
+ private:
+  gl::GlBackend* gl_;
+  gl::ProgramCacheStats before_;
+};
+
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -91,7 +132,9 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 RunController::RunController(std::shared_ptr<std::atomic<bool>> cancel, QObject* parent)
-    : QObject(parent), cancel_(std::move(cancel)) {}
+    : QObject(parent), cancel_(std::move(cancel)) {
+  clock_.start();
+}
 
 RunController::~RunController() {
   // The weights die before the engine, and observers leave before they die.
@@ -120,11 +163,112 @@ void RunController::start() {
     list.push_back({QString::fromStdString(b.name), b.priority, b.availability.available,
                     QString::fromStdString(b.availability.reason)});
   emit backendsReady(list);
+  // Made here so that it lives on the worker: it fires only while no run holds the thread.
+  auto* idle = new QTimer(this);
+  idle->setObjectName("memoryIdleTimer");
+  connect(idle, &QTimer::timeout, this, &RunController::sampleMemory);
+  idle->start(1000);
+  emit memorySampled(memory_sample(true));
 }
 
 void RunController::setModel(LoadedModelPtr model) {
   executor_.reset();
+  warm_.clear();
   model_ = std::move(model);
+  if (engine_) emit memorySampled(memory_sample(true));
+}
+
+MemorySample RunController::memory_sample(bool with_live) {
+  ensure_engine();
+  MemorySample s;
+  s.t_s = static_cast<double>(clock_.elapsed()) / 1000.0;
+  s.info = engine_->memory();
+  if (with_live) s.live = engine_->live_tensors();
+  return s;
+}
+
+void RunController::sampleMemory() {
+  emit memorySampled(memory_sample(false));
+}
+
+void RunController::resetMemory() {
+  ensure_engine();
+  const std::size_t disposed = engine_->reset_memory();
+  MemorySample s = memory_sample(true);
+  s.reset = true;
+  s.disposed = disposed;
+  emit memorySampled(std::move(s));
+}
+
+EnvInfo RunController::environment() {
+  ensure_engine();
+  EnvInfo env;
+  for (const auto& b : engine_->backends())
+    env.backends.push_back({QString::fromStdString(b.name), b.priority, b.availability.available,
+                            QString::fromStdString(b.availability.reason)});
+  try {
+    env.active = std::string(engine_->backend().name());
+  } catch (const std::exception& e) {
+    env.active = std::string("none: ") + e.what();
+  }
+  if (auto* g = dynamic_cast<gl::GlBackend*>(engine_->find_backend("gl"));
+      g && g->availability().available && g->context()) {
+    const auto& c = *g->context();
+    env.gl = true;
+    env.gl_vendor = c.vendor();
+    env.gl_renderer = c.renderer();
+    env.gl_version = c.version();
+    env.gl_surface = c.surface_kind();
+    env.gl_max_texture_size = c.limits().max_texture_size;
+    env.gl_timer_queries = c.limits().timer_queries;
+  }
+  // The probe writes textures through the engine once; its answer does not change after.
+  if (!probe_) {
+    EnvInfo p;
+    try {
+      const analysis::GlHalfProbe probe = analysis::probe_gl_half(*engine_);
+      p.probe_done = probe.available;
+      p.probe_reason = probe.reason;
+      if (probe.available) {
+        p.upload_rounding = analysis::to_string(probe.upload.rule.rounding);
+        p.upload_overflow = analysis::to_string(probe.upload.rule.overflow);
+        p.upload_exact = probe.upload.exact;
+        p.store_rounding = analysis::to_string(probe.store.rule.rounding);
+        p.store_overflow = analysis::to_string(probe.store.rule.overflow);
+        p.store_exact = probe.store.exact;
+        p.store_samples = probe.store.samples;
+      }
+    } catch (const std::exception& e) {
+      p.probe_reason = e.what();
+    }
+    probe_ = std::move(p);
+  }
+  env.probe_done = probe_->probe_done;
+  env.probe_reason = probe_->probe_reason;
+  env.upload_rounding = probe_->upload_rounding;
+  env.upload_overflow = probe_->upload_overflow;
+  env.upload_exact = probe_->upload_exact;
+  env.store_rounding = probe_->store_rounding;
+  env.store_overflow = probe_->store_overflow;
+  env.store_exact = probe_->store_exact;
+  env.store_samples = probe_->store_samples;
+  // Read after the probe, which puts back the flags it changed.
+  env.flags = engine_->flags().list();
+  return env;
+}
+
+void RunController::requestEnvironment() {
+  emit environmentReady(environment());
+}
+
+void RunController::setFlag(const QString& name, const QString& value) {
+  ensure_engine();
+  try {
+    engine_->flags().set(name.toStdString(), value.toStdString());
+  } catch (const std::exception& e) {
+    emit flagRejected(name, QString::fromUtf8(e.what()));
+  }
+  emit environmentReady(environment());
 }
 
 void RunController::run(RunRequest request) {
@@ -136,7 +280,15 @@ void RunController::run(RunRequest request) {
                       ? tr("Benchmarking on %1").arg(QString::fromStdString(request.backend))
                       : tr("Running on %1").arg(QString::fromStdString(request.backend)));
   try {
-    emit runFinished(execute(request));
+    RunResultPtr result = execute(request);
+    emit runFinished(result);
+    MemorySample s = memory_sample(true);
+    s.run_id = result->id;
+    s.backend = result->backend;
+    emit memorySampled(std::move(s));
+    // The run set threads and gl.float32_enabled from its request: the panel shows them.
+    emit environmentReady(environment());
+    return;
   } catch (const RunCancelled&) {
     emit runFailed(tr("Cancelled"), true);
   } catch (const BackendUnavailable& e) {
@@ -175,6 +327,7 @@ RunResultPtr RunController::execute(const RunRequest& r) {
   // them at the new precision instead of keeping fp32 textures.
   if (executor_ && executor_fp16_ != r.fp16) executor_.reset();
   if (!executor_) {
+    warm_.clear();
     if (auto* gl = dynamic_cast<gl::GlBackend*>(engine_->find_backend("gl")))
       if (gl->availability().available) gl->set_model(model_->bundle);
     executor_ = std::make_unique<runtime::Executor>(*engine_, graph);
@@ -185,12 +338,25 @@ RunResultPtr RunController::execute(const RunRequest& r) {
   std::vector<HostTensor> outputs;
   KeepIntermediates keep;
   Watching profiling(*engine_, profiler_.get());
+  result->cold = warm_.insert({std::string(engine_->backend().name()), r.fp16}).second;
+  bool first_run = true;
   auto timed_run = [&](bool last) {
     profiler_->reset();
     Watching keeping(*engine_, last && r.keep_intermediates ? &keep : nullptr);
+    GlRunWatch gl_watch(*engine_);
     const auto t0 = std::chrono::steady_clock::now();
     outputs = executor_->run(inputs);
-    return ms_since(t0);
+    const double ms = ms_since(t0);
+    result->gl_last = gl_watch.finish();
+    if (first_run) result->gl_first = result->gl_last;
+    first_run = false;
+    return ms;
+  };
+  auto profile = [&] {
+    std::vector<NodeRun> nodes;
+    for (const auto& k : profiler_->kernels())
+      nodes.push_back({k.node, k.op, k.backend, false, k.ms});
+    return nodes;
   };
 
   if (!r.benchmark) {
@@ -207,6 +373,7 @@ RunResultPtr RunController::execute(const RunRequest& r) {
       }
     };
     result->first_ms = timed_run(false);
+    result->first_nodes = profile();
     progress(1);
     for (int i = 0; i < warmup; ++i) {
       cancel.check();
@@ -248,11 +415,11 @@ RunResultPtr RunController::execute(const RunRequest& r) {
   }
   // A fallback is planned (the backend has no kernel) or decided at run time (a shader that did
   // not compile): either way the node ran on another backend than the one asked for.
-  for (const auto& k : profiler_->kernels())
-    result->nodes.push_back({k.node, k.op, k.backend,
-                             fallback_nodes.count(k.node) > 0 ||
-                                 (k.backend != result->backend && k.backend != "executor"),
-                             k.ms});
+  result->nodes = profile();
+  for (auto* list : {&result->nodes, &result->first_nodes})
+    for (NodeRun& n : *list)
+      n.fallback = fallback_nodes.count(n.node) > 0 ||
+                   (n.backend != result->backend && n.backend != "executor");
   result->intermediates = std::move(keep.kept);
   if (keep.skipped)
     result->intermediates_note =

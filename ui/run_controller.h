@@ -5,10 +5,14 @@
 // touches directly is the shared cancel flag, which the run checks before every node.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <atomic>
 #include <memory>
+#include <optional>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "loaded_model.h"
@@ -38,6 +42,14 @@ class RunController : public QObject {
   void setModel(tfjsi::ui::LoadedModelPtr model);
   // Runs (or benchmarks) the current model; emits runFinished or runFailed.
   void run(tfjsi::ui::RunRequest request);
+  // Emits memorySampled with the engine's memory now (the idle timer calls it every second).
+  void sampleMemory();
+  // Disposes what runs left (the weights stay), empties the buffer pool's cache, emits a sample.
+  void resetMemory();
+  // Emits environmentReady: flags, backends, the gl context and its fp16 store probe (made once).
+  void requestEnvironment();
+  // Sets an engine flag from text; emits environmentReady, or flagRejected saying why not.
+  void setFlag(const QString& name, const QString& value);
 
  signals:
   void backendsReady(tfjsi::ui::BackendList backends);
@@ -46,10 +58,15 @@ class RunController : public QObject {
   void runFinished(tfjsi::ui::RunResultPtr result);
   // `message` names the input, node or op at fault; `cancelled` when the user stopped it.
   void runFailed(const QString& message, bool cancelled);
+  void memorySampled(tfjsi::ui::MemorySample sample);
+  void environmentReady(tfjsi::ui::EnvInfo env);
+  void flagRejected(const QString& name, const QString& message);
 
  private:
   void ensure_engine();
   RunResultPtr execute(const RunRequest& request);
+  MemorySample memory_sample(bool with_live);
+  EnvInfo environment();
 
   std::shared_ptr<std::atomic<bool>> cancel_;
   LoadedModelPtr model_;
@@ -59,6 +76,10 @@ class RunController : public QObject {
   std::unique_ptr<runtime::Executor> executor_;  // for model_ at executor_fp16_
   bool executor_fp16_ = false;
   std::uint64_t runs_ = 0;
+  // (backend, fp16) pairs the current executor has run: a pair's first run is the cold one.
+  std::set<std::pair<std::string, bool>> warm_;
+  QElapsedTimer clock_;           // for sample times
+  std::optional<EnvInfo> probe_;  // the gl fp16 store probe, made on first request
 };
 
 }  // namespace tfjsi::ui

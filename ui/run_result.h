@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/host_tensor.h"
@@ -41,6 +42,16 @@ struct NamedTensor {
   HostTensor tensor;  // a deep copy: owned by the result alone
 };
 
+// What the gl backend did during one run: program builds, uploads, and whether the programs came
+// from the disk cache (as `tfjsi bench --json` reports them).
+struct GlRunStats {
+  bool present = false;  // the run used gl
+  double compile_ms = 0, upload_ms = 0, download_ms = 0;
+  std::int64_t new_programs = 0, compiled = 0, disk_loaded = 0, uploads = 0, dispatches = 0;
+  // Every new program came from a saved binary (none built from source); false when none was new.
+  bool cache_hit = false;
+};
+
 struct RunResult {
   std::uint64_t id = 0;  // counts runs of this controller, 1 up
   std::string backend;
@@ -59,6 +70,14 @@ struct RunResult {
   int warmup = 0, runs = 1;
   double first_ms = 0, median_ms = 0, min_ms = 0, max_ms = 0;
 
+  // The first run of this model on this backend and precision since the weights were made
+  // (programs built, weights uploaded or packed): its profile is the "first run" one.
+  bool cold = false;
+  // A benchmark's first run (nodes holds its last); empty for a single run.
+  std::vector<NodeRun> first_nodes;
+  GlRunStats gl_first;  // the request's first run
+  GlRunStats gl_last;   // its last run (the same run for a single run)
+
   runtime::MemoryInfo memory;  // after the run
   std::size_t peak_bytes = 0;  // most tensor bytes live at once during the run(s)
 };
@@ -74,8 +93,41 @@ struct BackendStatus {
 
 using BackendList = std::vector<BackendStatus>;
 
+// One reading of the engine's memory, taken on the worker thread.
+struct MemorySample {
+  double t_s = 0;            // seconds since the controller started
+  std::uint64_t run_id = 0;  // the run it was taken right after; 0 for an idle or reset reading
+  std::string backend;       // that run's backend
+  bool reset = false;        // taken right after a memory reset
+  runtime::MemoryInfo info;
+  // Live tensors with the node that made them; filled after runs and resets, not while idle.
+  std::vector<runtime::LiveTensor> live;
+  std::size_t disposed = 0;  // tensors the reset disposed
+};
+
+// The engine's settings and what its backends found, for the Environment panel.
+struct EnvInfo {
+  std::vector<runtime::Flag> flags;  // in definition order, with current values
+  BackendList backends;
+  std::string active;  // the backend runs use now, or why none
+  // The gl context, when gl started.
+  bool gl = false;
+  std::string gl_vendor, gl_renderer, gl_version, gl_surface;
+  int gl_max_texture_size = 0;
+  bool gl_timer_queries = false;
+  // What an RGBA16F store does with values past half's range and between half steps.
+  bool probe_done = false;
+  std::string probe_reason;                      // why there is no probe result
+  std::string upload_rounding, upload_overflow;  // "nearest-even"/"toward-zero", "inf"/"clamp"
+  std::string store_rounding, store_overflow;
+  bool upload_exact = false, store_exact = false;
+  std::vector<std::pair<float, float>> store_samples;  // written, read back
+};
+
 }  // namespace tfjsi::ui
 
 Q_DECLARE_METATYPE(tfjsi::ui::RunRequest)
 Q_DECLARE_METATYPE(tfjsi::ui::RunResultPtr)
 Q_DECLARE_METATYPE(tfjsi::ui::BackendList)
+Q_DECLARE_METATYPE(tfjsi::ui::MemorySample)
+Q_DECLARE_METATYPE(tfjsi::ui::EnvInfo)

@@ -30,6 +30,12 @@ tfjsi_add_suite(gui_precision_test ${CMAKE_CURRENT_LIST_DIR}/precision_test.cpp)
 target_link_libraries(gui_precision_test PRIVATE tfjsi_ui)
 set_tests_properties(gui_precision_test PROPERTIES TIMEOUT 900)
 
+# The Memory, Profile and Environment panels on the sample: flat memory over 20 runs per backend,
+# the profile table and chart, flags edited from the Environment panel.
+tfjsi_add_suite(gui_panels_test ${CMAKE_CURRENT_LIST_DIR}/panels_test.cpp)
+target_link_libraries(gui_panels_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_panels_test PROPERTIES TIMEOUT 600)
+
 # A second model opened while a benchmark of the first runs (finite, then endless and cancelled):
 # the run ends cleanly, the window shows the second model, and only its weights stay resident.
 tfjsi_add_suite(gui_second_model_test ${CMAKE_CURRENT_LIST_DIR}/second_model_test.cpp)
