@@ -61,12 +61,14 @@ class SoakTest : public QObject {
     }
     qInfo(
         "%s: %d runs; tensors %lld -> %lld; bytes %lld -> %lld; GL objects %lld -> %lld; RSS "
-        "KiB: run 1 %lld, middle third max %lld, last third max %lld",
-        qPrintable(g_model), runs, j["tensors_before"].get<long long>(),
+        "KiB: run 1 %lld, middle third max %lld, last third max %lld; heap in use KiB: middle "
+        "third max %lld, last third max %lld",
+        qPrintable(g_switch + " " + g_model), runs, j["tensors_before"].get<long long>(),
         j["tensors_after"].get<long long>(), j["bytes_before"].get<long long>(),
         j["bytes_after"].get<long long>(), j["gl_objects_before"]["total"].get<long long>(),
         j["gl_objects_after"]["total"].get<long long>(), j["rss_kb_first"].get<long long>(),
-        static_cast<long long>(rss_middle), static_cast<long long>(rss_last));
+        static_cast<long long>(rss_middle), static_cast<long long>(rss_last),
+        static_cast<long long>(heap_middle), static_cast<long long>(heap_last));
 
     QCOMPARE(levels.size(), static_cast<std::size_t>(g_switch.split(',').size()));
     for (const auto& [backend, seen] : levels)
