@@ -107,16 +107,20 @@ bool apply_post(NativeCall& call, const Fused& f, HostTensor& out, std::int64_t 
     case PostOp::None:
       return true;
     case PostOp::Elu:
-      create = [](xnn_operator_t* op) { return xnn_create_elu_nc_f32(1, 1, 1, 1.f, 0, op); };
+      create = [](xnn_operator_t* op) {
+        return xnn_create_elu_nc_f32(1, 1, 1, 1.f, kYieldWorkers, op);
+      };
       break;
     case PostOp::LeakyRelu:
       r.params.push_back(float_bits(f.leaky_alpha));
       create = [&](xnn_operator_t* op) {
-        return xnn_create_leaky_relu_nc_f32(1, 1, 1, f.leaky_alpha, 0, op);
+        return xnn_create_leaky_relu_nc_f32(1, 1, 1, f.leaky_alpha, kYieldWorkers, op);
       };
       break;
     case PostOp::Sigmoid:
-      create = [](xnn_operator_t* op) { return xnn_create_sigmoid_nc_f32(1, 1, 1, 0, op); };
+      create = [](xnn_operator_t* op) {
+        return xnn_create_sigmoid_nc_f32(1, 1, 1, kYieldWorkers, op);
+      };
       break;
     case PostOp::Prelu: {
       const auto c = static_cast<std::size_t>(channels);
@@ -126,7 +130,7 @@ bool apply_post(NativeCall& call, const Fused& f, HostTensor& out, std::int64_t 
       r.weight_bytes = c * sizeof(float);
       batch /= c;
       create = [&, c](xnn_operator_t* op) {
-        return xnn_create_prelu_nc_f32(c, c, c, f.alpha.data(), 0, op);
+        return xnn_create_prelu_nc_f32(c, c, c, f.alpha.data(), kYieldWorkers, op);
       };
       break;
     }

@@ -21,6 +21,12 @@
 
 namespace tfjsi::xnnpack {
 
+// Every operator is created with this flag: XNNPACK then lets the pool's workers sleep when the
+// operator ends instead of spinning for the next one. Between operators the calling thread runs
+// cpu fallbacks and bookkeeping, and on a machine with as many busy threads as cores a spinning
+// worker takes its core (default threads measured 7.9x slower than --threads 1 under load).
+inline constexpr std::uint32_t kYieldWorkers = XNN_FLAG_YIELD_WORKERS;
+
 struct XnnStats;
 
 class NativeCall {

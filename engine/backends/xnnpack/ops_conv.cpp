@@ -32,7 +32,9 @@ bool add_bias(NativeCall& call, const Fused& ep, HostTensor& out, std::int64_t c
   std::copy(ep.bias.begin(), ep.bias.end(), bias.begin());
   OperatorCache::Recipe recipe;
   recipe.params = {float_bits(ep.min), float_bits(ep.max)};
-  auto create = [&](xnn_operator_t* op) { return xnn_create_add_nd_f32(ep.min, ep.max, 0, op); };
+  auto create = [&](xnn_operator_t* op) {
+    return xnn_create_add_nd_f32(ep.min, ep.max, kYieldWorkers, op);
+  };
   xnn_operator_t op = call.cache.get(call.node, 2, recipe, create);
   if (!op) return false;
   const std::size_t rows[2] = {static_cast<std::size_t>(out.num_elements()) / c, c};
@@ -112,7 +114,7 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
       return xnn_create_convolution2d_nhwc_f32(
           u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h),
           u(g->d_w), u(c), 1, m, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
-          f.values<float>().data(), nullptr, kNoMin, kNoMax, flags, op);
+          f.values<float>().data(), nullptr, kNoMin, kNoMax, flags | kYieldWorkers, op);
     }
     // HWIO -> OHWI.
     const std::int64_t taps = k_h * k_w;
@@ -126,7 +128,7 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
         u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h),
         u(g->d_w), 1, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
         static_cast<std::size_t>(c), static_cast<std::size_t>(out_c), ohwi.data(), nullptr, kNoMin,
-        kNoMax, flags, op);
+        kNoMax, flags | kYieldWorkers, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -200,7 +202,8 @@ NativeResult op_conv2d_backprop_input(NativeCall& call) {
         u(g->top), u(g->right), u(g->bottom), u(g->left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), 1,
         1, 1, static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c),
         static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c), ohwi.data(), nullptr,
-        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(), 0, op);
+        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
+        kYieldWorkers, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;

@@ -84,7 +84,9 @@ NativeResult plain_unary(NativeCall& call, PlainCreate create, UnarySetup setup)
 NativeResult clamp(NativeCall& call, float lo, float hi) {
   return unary(
       call, {float_bits(lo), float_bits(hi)},
-      [lo, hi](xnn_operator_t* op) { return xnn_create_clamp_nc_f32(1, 1, 1, lo, hi, 0, op); },
+      [lo, hi](xnn_operator_t* op) {
+        return xnn_create_clamp_nc_f32(1, 1, 1, lo, hi, kYieldWorkers, op);
+      },
       xnn_setup_clamp_nc_f32);
 }
 
@@ -96,15 +98,19 @@ NativeResult clamp(NativeCall& call, float lo, float hi) {
         call, kind, [](xnn_operator_t* op) { return create_expr; }, setup_fn); \
   }
 
-TFJSI_XNN_BINARY(op_add, 1, xnn_create_add_nd_f32(-kInf, kInf, 0, op), xnn_setup_add_nd_f32)
-TFJSI_XNN_BINARY(op_sub, 2, xnn_create_subtract_nd_f32(-kInf, kInf, 0, op),
+TFJSI_XNN_BINARY(op_add, 1, xnn_create_add_nd_f32(-kInf, kInf, kYieldWorkers, op),
+                 xnn_setup_add_nd_f32)
+TFJSI_XNN_BINARY(op_sub, 2, xnn_create_subtract_nd_f32(-kInf, kInf, kYieldWorkers, op),
                  xnn_setup_subtract_nd_f32)
-TFJSI_XNN_BINARY(op_mul, 3, xnn_create_multiply_nd_f32(-kInf, kInf, 0, op),
+TFJSI_XNN_BINARY(op_mul, 3, xnn_create_multiply_nd_f32(-kInf, kInf, kYieldWorkers, op),
                  xnn_setup_multiply_nd_f32)
-TFJSI_XNN_BINARY(op_div, 4, xnn_create_divide_nd_f32(-kInf, kInf, 0, op), xnn_setup_divide_nd_f32)
-TFJSI_XNN_BINARY(op_maximum, 5, xnn_create_maximum_nd_f32(0, op), xnn_setup_maximum_nd_f32)
-TFJSI_XNN_BINARY(op_minimum, 6, xnn_create_minimum_nd_f32(0, op), xnn_setup_minimum_nd_f32)
-TFJSI_XNN_BINARY(op_squared_difference, 7, xnn_create_squared_difference_nd_f32(0, op),
+TFJSI_XNN_BINARY(op_div, 4, xnn_create_divide_nd_f32(-kInf, kInf, kYieldWorkers, op),
+                 xnn_setup_divide_nd_f32)
+TFJSI_XNN_BINARY(op_maximum, 5, xnn_create_maximum_nd_f32(kYieldWorkers, op),
+                 xnn_setup_maximum_nd_f32)
+TFJSI_XNN_BINARY(op_minimum, 6, xnn_create_minimum_nd_f32(kYieldWorkers, op),
+                 xnn_setup_minimum_nd_f32)
+TFJSI_XNN_BINARY(op_squared_difference, 7, xnn_create_squared_difference_nd_f32(kYieldWorkers, op),
                  xnn_setup_squared_difference_nd_f32)
 
 #undef TFJSI_XNN_BINARY
@@ -117,7 +123,8 @@ NativeResult op_relu6(NativeCall& call) {
 }
 NativeResult op_elu(NativeCall& call) {
   return unary(
-      call, {}, [](xnn_operator_t* op) { return xnn_create_elu_nc_f32(1, 1, 1, 1.f, 0, op); },
+      call, {},
+      [](xnn_operator_t* op) { return xnn_create_elu_nc_f32(1, 1, 1, 1.f, kYieldWorkers, op); },
       xnn_setup_elu_nc_f32);
 }
 NativeResult op_leaky_relu(NativeCall& call) {
@@ -126,7 +133,9 @@ NativeResult op_leaky_relu(NativeCall& call) {
   const float a = *alpha;
   return unary(
       call, {float_bits(a)},
-      [a](xnn_operator_t* op) { return xnn_create_leaky_relu_nc_f32(1, 1, 1, a, 0, op); },
+      [a](xnn_operator_t* op) {
+        return xnn_create_leaky_relu_nc_f32(1, 1, 1, a, kYieldWorkers, op);
+      },
       xnn_setup_leaky_relu_nc_f32);
 }
 NativeResult op_sigmoid(NativeCall& call) {
@@ -170,7 +179,7 @@ NativeResult op_prelu(NativeCall& call) {
   recipe.weights = {alpha.buffer};
   recipe.weight_bytes = cs * sizeof(float);
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_prelu_nc_f32(cs, cs, cs, alpha.values<float>().data(), 0, op);
+    return xnn_create_prelu_nc_f32(cs, cs, cs, alpha.values<float>().data(), kYieldWorkers, op);
   };
   xnn_operator_t op = call.cache.get(call.node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -191,7 +200,9 @@ NativeResult op_softmax(NativeCall& call) {
   const auto cs = static_cast<std::size_t>(c);
   OperatorCache::Recipe recipe;
   recipe.params = {c};
-  auto create = [cs](xnn_operator_t* op) { return xnn_create_softmax_nc_f32(cs, cs, cs, 0, op); };
+  auto create = [cs](xnn_operator_t* op) {
+    return xnn_create_softmax_nc_f32(cs, cs, cs, kYieldWorkers, op);
+  };
   xnn_operator_t op = call.cache.get(call.node, 0, recipe, create);
   if (!op) return std::nullopt;
   HostTensor out = new_output(x.shape);

@@ -50,10 +50,10 @@ NativeResult pooling(NativeCall& call, PoolKind kind) {
     if (kind == PoolKind::Max)
       return xnn_create_max_pooling2d_nhwc_f32(u(g->top), u(g->right), u(g->bottom), u(g->left),
                                                u(g->k_h), u(g->k_w), u(g->s_h), u(g->s_w), 1, 1,
-                                               z(c), z(c), z(c), -kInf, kInf, 0, op);
+                                               z(c), z(c), z(c), -kInf, kInf, kYieldWorkers, op);
     return xnn_create_average_pooling2d_nhwc_f32(u(g->top), u(g->right), u(g->bottom), u(g->left),
                                                  u(g->k_h), u(g->k_w), u(g->s_h), u(g->s_w), z(c),
-                                                 z(c), z(c), -kInf, kInf, 0, op);
+                                                 z(c), z(c), -kInf, kInf, kYieldWorkers, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -95,7 +95,8 @@ NativeResult op_mean(NativeCall& call) {
   OperatorCache::Recipe recipe;
   recipe.params = {c};
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_global_average_pooling_nwc_f32(z(c), z(c), z(c), -kInf, kInf, 0, op);
+    return xnn_create_global_average_pooling_nwc_f32(z(c), z(c), z(c), -kInf, kInf, kYieldWorkers,
+                                                     op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -128,7 +129,7 @@ NativeResult op_resize_bilinear(NativeCall& call) {
   OperatorCache::Recipe recipe;
   recipe.params = {c, flags};
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_resize_bilinear2d_nhwc_f32(z(c), z(c), z(c), flags, op);
+    return xnn_create_resize_bilinear2d_nhwc_f32(z(c), z(c), z(c), flags | kYieldWorkers, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -159,7 +160,7 @@ NativeResult op_depth_to_space(NativeCall& call) {
   OperatorCache::Recipe recipe;
   recipe.params = {b, out_c};
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_depth_to_space_nhwc_x32(z(out_c), z(c), z(out_c), u(b), 0, op);
+    return xnn_create_depth_to_space_nhwc_x32(z(out_c), z(c), z(out_c), u(b), kYieldWorkers, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -201,7 +202,9 @@ NativeResult op_pad(NativeCall& call) {
   }
   OperatorCache::Recipe recipe;
   recipe.params = {static_cast<std::int64_t>(value)};
-  auto create = [&](xnn_operator_t* op) { return xnn_create_constant_pad_nd_x32(&value, 0, op); };
+  auto create = [&](xnn_operator_t* op) {
+    return xnn_create_constant_pad_nd_x32(&value, kYieldWorkers, op);
+  };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
   HostTensor out = new_output(std::move(out_shape), x.dtype);
