@@ -23,6 +23,7 @@
 #include "model_controller.h"
 #include "model_dock.h"
 #include "outputs_dock.h"
+#include "precision_dock.h"
 #include "profile_dock.h"
 #include "properties_dock.h"
 #include "run_controller.h"
@@ -104,6 +105,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   build_menus();
   build_run_menu();
   build_panels();
+  install_precision_dock(*this);  // after build_menus(): it lists itself in the View menu
 }
 
 MainWindow::~MainWindow() {

@@ -165,7 +165,8 @@ class PrecisionTest : public QObject {
  private slots:
   void initTestCase() {
     win_ = std::make_unique<ui::MainWindow>();
-    ui::install_precision_dock(*win_);
+    // The window installs the dock itself, once.
+    QCOMPARE(win_->findChildren<ui::PrecisionDock*>().size(), 1);
     dock_ = win_->findChild<ui::PrecisionDock*>("precisionDock");
     QVERIFY(dock_);
     win_->resize(1280, 800);
