@@ -20,6 +20,11 @@ std::uint32_t known_category_color(const std::string& name) {
   if (name == "gl") return rgb(120, 190, 110);       // green
   if (name == "xnnpack") return rgb(110, 160, 230);  // blue
   if (name == "cpu") return rgb(240, 160, 80);       // orange
+  // fp16 status (the Precision dock): trouble in warm colours, fine in a quiet one.
+  if (name == "overflows") return rgb(215, 60, 60);              // red
+  if (name == "underflows") return rgb(90, 120, 210);            // blue
+  if (name == "error past threshold") return rgb(240, 170, 70);  // amber
+  if (name == "ok") return rgb(175, 205, 175);                   // pale green
   return 0;
 }
 
