@@ -180,6 +180,9 @@ void MainWindow::open_model(const QString& path) {
   status_->setText(tr("Opening %1...").arg(path));
   progress_->setValue(0);
   progress_->show();
+  // The worker takes requests in order: a run under way would hold the new model back until it
+  // ended, so it is cancelled (its result is for the model being replaced anyway).
+  if (running_) cancel_->store(true);
   emit requestOpen(path);
 }
 
