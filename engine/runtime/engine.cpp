@@ -33,7 +33,8 @@ void Tensor::dispose() const {
 
 Engine::Engine() {
   flags_.define("prod", false,
-                "skip the NaN scan of inputs (names, dtypes and shapes are still checked)");
+                "skip the NaN scans of inputs and weights (names, dtypes and shapes are still "
+                "checked)");
   flags_.define("debug", false, "log every kernel (op, node, shapes, time, bytes) to stderr");
   flags_.define("threads", std::int64_t{0}, "threads of the kernel thread pool; 0 = one per core");
   auto cpu = std::make_unique<cpu::CpuBackend>();
