@@ -6,12 +6,12 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QSurfaceFormat>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
+#include "gl_format.h"
 #include "graph_view.h"
 #include "main_window.h"
 
@@ -47,12 +47,7 @@ void measure_frames(tfjsi::viewers::GraphView* view, int frames) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Must precede QApplication: every QOpenGLWidget then gets a 4.3 core context.
-  QSurfaceFormat fmt;
-  fmt.setVersion(4, 3);
-  fmt.setProfile(QSurfaceFormat::CoreProfile);
-  QSurfaceFormat::setDefaultFormat(fmt);
-  QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+  tfjsi::ui::use_app_gl_format();  // before QApplication
   Q_INIT_RESOURCE(resources);
 
   QApplication app(argc, argv);

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "graph_view.h"
+#include "gui_test_main.h"
 #include "main_window.h"
 #include "model_dock.h"
 #include "properties_dock.h"
@@ -235,19 +236,7 @@ class MainWindowTest : public QObject {
 };
 
 int main(int argc, char** argv) {
-  // Before QApplication, as the app does: GL 4.3 core for every QOpenGLWidget; settings (recent
-  // files) in a throwaway folder.
-  QSurfaceFormat fmt;
-  fmt.setVersion(4, 3);
-  fmt.setProfile(QSurfaceFormat::CoreProfile);
-  QSurfaceFormat::setDefaultFormat(fmt);
-  QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
-  test::TempDir config;
-  qputenv("XDG_CONFIG_HOME", QByteArray::fromStdString(config.path.string()));
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("tfjs-inspector-test");
-  MainWindowTest t;
-  return QTest::qExec(&t, argc, argv);
+  return tfjsi::test::run_gui_suite<MainWindowTest>(argc, argv, "tfjs-inspector-test");
 }
 
 #include "main_window_test.moc"

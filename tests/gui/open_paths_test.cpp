@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "graph_view.h"
+#include "gui_test_main.h"
 #include "main_window.h"
 #include "support/test_support.h"
 
@@ -180,19 +181,7 @@ class OpenPathsTest : public QObject {
 };
 
 int main(int argc, char** argv) {
-  // As the app does: GL 4.3 core for every QOpenGLWidget; settings (the recent list) in a
-  // throwaway folder so a user's own list is never touched.
-  QSurfaceFormat fmt;
-  fmt.setVersion(4, 3);
-  fmt.setProfile(QSurfaceFormat::CoreProfile);
-  QSurfaceFormat::setDefaultFormat(fmt);
-  QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
-  test::TempDir config;
-  qputenv("XDG_CONFIG_HOME", QByteArray::fromStdString(config.path.string()));
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("tfjs-inspector-open-paths-test");
-  OpenPathsTest t;
-  return QTest::qExec(&t, argc, argv);
+  return tfjsi::test::run_gui_suite<OpenPathsTest>(argc, argv, "tfjs-inspector-open-paths-test");
 }
 
 #include "open_paths_test.moc"

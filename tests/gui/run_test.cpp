@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "graph_view.h"
+#include "gui_test_main.h"
 #include "io/deterministic_input.h"
 #include "io/npy.h"
 #include "main_window.h"
@@ -425,7 +426,7 @@ class RunTest : public QObject {
   void cancelWhileTheWindowKeepsTicking() {
     dock()->warmup_box()->setValue(0);
     dock()->runs_box()->setValue(1000000);  // far longer than the test waits
-    dock()->threads_box()->setValue(1);      // one core stays for the UI thread
+    dock()->threads_box()->setValue(1);     // one core stays for the UI thread
     int ticks = 0;
     QTimer timer;
     timer.setInterval(20);
@@ -462,17 +463,7 @@ class RunTest : public QObject {
 };
 
 int main(int argc, char** argv) {
-  QSurfaceFormat fmt;
-  fmt.setVersion(4, 3);
-  fmt.setProfile(QSurfaceFormat::CoreProfile);
-  QSurfaceFormat::setDefaultFormat(fmt);
-  QApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
-  test::TempDir config;
-  qputenv("XDG_CONFIG_HOME", QByteArray::fromStdString(config.path.string()));
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("tfjs-inspector-test");
-  RunTest t;
-  return QTest::qExec(&t, argc, argv);
+  return tfjsi::test::run_gui_suite<RunTest>(argc, argv, "tfjs-inspector-test");
 }
 
 #include "run_test.moc"
