@@ -1,0 +1,10 @@
+# Analysis over the whole corpus: tfjsi compare on cpu, xnnpack and gl with each model's golden
+# inputs, one CTest per model (issue #6: no divergence past tolerance anywhere; results and timings
+# in bench/results/compare-corpus-*.md). The five models precision.compare already covers with the
+# same inputs (blazeface, emotion, iris, handdetect, blazepose-lite) are left out here.
+add_executable(compare_golden_test ${CMAKE_CURRENT_LIST_DIR}/compare_golden_test.cpp)
+target_link_libraries(compare_golden_test PRIVATE tfjsi_testsupport)
+add_dependencies(compare_golden_test tfjsi)
+set(compare_golden_models ${TFJSI_CORPUS_MODELS})
+list(REMOVE_ITEM compare_golden_models blazeface emotion iris handdetect blazepose-lite)
+tfjsi_add_model_tests(analysis.compare compare_golden_test ${compare_golden_models})
