@@ -14,6 +14,8 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QProgressBar>
+#include <QScreen>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
 
@@ -46,7 +48,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setWindowTitle(tr("TF.js Inspector"));
   setWindowIcon(QIcon(":/icons/tfjs-inspector.png"));
   setAcceptDrops(true);
-  resize(1400, 900);
+  // Sized first: the docks' sizes set below are then kept rather than scaled from a default size.
+  place_window();
 
   graph_view_ = new viewers::GraphView(this);
   graph_view_->setObjectName("graphView");
@@ -56,7 +59,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   properties_dock_ = new PropertiesDock(this);
   addDockWidget(Qt::LeftDockWidgetArea, model_dock_);
   addDockWidget(Qt::RightDockWidgetArea, properties_dock_);
-  resizeDocks({model_dock_, properties_dock_}, {330, 360}, Qt::Horizontal);
+  resizeDocks({model_dock_, properties_dock_}, {310, 360}, Qt::Horizontal);
 
   progress_ = new QProgressBar(this);
   progress_->setObjectName("loadProgress");
@@ -106,6 +109,28 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   build_run_menu();
   build_panels();
   install_precision_dock(*this);  // after build_menus(): it lists itself in the View menu
+}
+
+QRect MainWindow::initial_geometry(const QRect& available) {
+  const QSize size = QSize(1400, 900).boundedTo(available.size());
+  const QSize margin = (available.size() - size) / 2;
+  return QRect(available.topLeft() + QPoint(margin.width(), margin.height()), size);
+}
+
+void MainWindow::place_window() {
+  QScreen* screen = QGuiApplication::primaryScreen();
+  const QByteArray saved = QSettings().value(QStringLiteral("window/geometry")).toByteArray();
+  if (!saved.isEmpty() && restoreGeometry(saved)) {
+    // A geometry saved on a bigger or another screen would put docks out of reach.
+    QScreen* on = QGuiApplication::screenAt(geometry().center());
+    if (on && on->availableGeometry().contains(geometry())) return;
+    screen = on ? on : screen;
+  }
+  if (!screen) {
+    resize(1280, 800);
+    return;
+  }
+  setGeometry(initial_geometry(screen->availableGeometry()));
 }
 
 MainWindow::~MainWindow() {
@@ -182,7 +207,7 @@ void MainWindow::open_model(const QString& path) {
   progress_->show();
   // The worker takes requests in order: a run under way would hold the new model back until it
   // ended, so it is cancelled (its result is for the model being replaced anyway).
-  if (running_) cancel_->store(true);
+  if (running_ || checking_) cancel_->store(true);
   emit requestOpen(path);
 }
 
@@ -237,6 +262,19 @@ void MainWindow::build_run_side() {
   connect(run_controller_, &RunController::runProgress, run_dock_, &RunDock::show_progress);
   connect(run_controller_, &RunController::runFinished, this, &MainWindow::on_run_finished);
   connect(run_controller_, &RunController::runFailed, this, &MainWindow::on_run_failed);
+  qRegisterMetaType<Fp16CheckRequest>();
+  qRegisterMetaType<Fp16CheckResultPtr>();
+  connect(this, &MainWindow::requestCheck, run_controller_, &RunController::checkFp16,
+          Qt::QueuedConnection);
+  connect(run_controller_, &RunController::checkFinished, this, [this](Fp16CheckResultPtr r) {
+    on_check_done();
+    emit checkFinished(std::move(r));
+  });
+  connect(run_controller_, &RunController::checkFailed, this,
+          [this](const QString& message, bool cancelled) {
+            on_check_done();
+            emit checkFailed(message, cancelled);
+          });
 
   connect(run_dock_, &RunDock::runRequested, this, &MainWindow::run_model);
   connect(run_dock_, &RunDock::cancelRequested, this, &MainWindow::cancel_run);
@@ -251,7 +289,8 @@ void MainWindow::build_run_side() {
 }
 
 void MainWindow::build_run_menu() {
-  QMenu* run = menuBar()->addMenu(tr("&Run"));
+  QAction* help = menuBar()->actions().constLast();  // Help stays last
+  auto* run = new QMenu(tr("&Run"), this);
   run_action_ = run->addAction(tr("&Run"), this, [this] { run_model(false); });
   run_action_->setObjectName("runAction");
   run_action_->setShortcut(Qt::Key_F5);
@@ -262,21 +301,43 @@ void MainWindow::build_run_menu() {
   cancel_action_->setObjectName("cancelRunAction");
   cancel_action_->setShortcut(Qt::Key_Escape);
   cancel_action_->setEnabled(false);
-  // The Help menu stays last.
-  menuBar()->insertMenu(menuBar()->actions().constLast(), run);
+  menuBar()->insertMenu(help, run);
 }
 
 void MainWindow::run_model(bool benchmark) {
-  if (running_ || !model_ || loading_) return;
+  if (running_ || checking_ || !model_ || loading_) return;
   running_ = true;
   cancel_->store(false);  // before the request: a Cancel pressed from now on counts
-  run_dock_->set_running(true);
+  RunRequest request = run_dock_->request(benchmark);
+  const QString where = QString::fromStdString(request.backend) +
+                        (request.backend == "gl" ? (request.fp16 ? " fp16" : " fp32") : "");
+  run_dock_->set_running(
+      true, benchmark ? tr("Benchmarking on %1").arg(where) : tr("Running on %1").arg(where));
   cancel_action_->setEnabled(true);
-  emit requestRun(run_dock_->request(benchmark));
+  emit requestRun(std::move(request));
 }
 
 void MainWindow::cancel_run() {
-  if (running_) cancel_->store(true);
+  if (running_ || checking_) cancel_->store(true);
+}
+
+bool MainWindow::check_fp16(Fp16CheckRequest request) {
+  if (running_ || checking_ || !model_ || loading_) return false;
+  checking_ = true;
+  cancel_->store(false);
+  request.model = model_;
+  run_dock_->set_running(true, tr("Checking fp16 (see the Precision panel)"));
+  cancel_action_->setEnabled(true);
+  status_->setText(tr("Checking fp16..."));
+  emit requestCheck(std::move(request));
+  return true;
+}
+
+void MainWindow::on_check_done() {
+  checking_ = false;
+  cancel_action_->setEnabled(false);
+  run_dock_->set_running(false);
+  status_->setText(tr("fp16 check ended: see the Precision panel"));
 }
 
 void MainWindow::on_run_finished(RunResultPtr result) {
@@ -330,7 +391,8 @@ void MainWindow::build_panels() {
     tabifyDockWidget(outputs_dock_, d);
   outputs_dock_->raise();
   // A little wider than the Outputs dock alone: the panels' tables have several columns.
-  resizeDocks({outputs_dock_}, {430}, Qt::Horizontal);
+  // Not more: at 1280 wide the graph keeps about 560 pixels between the docks.
+  resizeDocks({outputs_dock_}, {400}, Qt::Horizontal);
 
   // The controller lives on the worker: these connections are queued both ways.
   connect(run_controller_, &RunController::memorySampled, memory_dock_, &MemoryDock::add_sample);
@@ -451,6 +513,7 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+  QSettings().setValue(QStringLiteral("window/geometry"), saveGeometry());
   QMainWindow::closeEvent(e);
 }
 

@@ -5,10 +5,12 @@
 
 #include <QImage>
 #include <QMainWindow>
+#include <QRect>
 #include <QThread>
 #include <atomic>
 #include <memory>
 
+#include "fp16_check_job.h"
 #include "loaded_model.h"
 #include "recent_files.h"
 #include "run_result.h"
@@ -59,9 +61,16 @@ class MainWindow : public QMainWindow {
   // Runs (or benchmarks) the open model with the Run dock's settings, on the worker thread;
   // runFinished or runFailed tells how it went. Ignored while a run is under way.
   void run_model(bool benchmark = false);
-  // Asks the run under way to stop at its next node.
+  // Asks the run (or fp16 check) under way to stop at its next node.
   void cancel_run();
   bool is_running() const { return running_; }
+  // Runs the fp16 check on the run controller's engine; false (and nothing sent) while a run, a
+  // check or a load is under way. checkFinished or checkFailed tells how it went.
+  bool check_fp16(Fp16CheckRequest request);
+  bool is_checking() const { return checking_; }
+  // The geometry the window takes on `screen`'s available area: 1400x900 where it fits, else the
+  // whole available area, centred.
+  static QRect initial_geometry(const QRect& available);
   RunResultPtr last_result() const { return last_result_; }
   // The window as it looks, the GL canvas included (QWidget::grab leaves GL areas blank).
   QImage grab_window();
@@ -73,6 +82,9 @@ class MainWindow : public QMainWindow {
   void requestRun(tfjsi::ui::RunRequest request);  // to the run controller (queued)
   void runFinished(tfjsi::ui::RunResultPtr result);
   void runFailed(const QString& message, bool cancelled);
+  void requestCheck(tfjsi::ui::Fp16CheckRequest request);  // to the run controller (queued)
+  void checkFinished(tfjsi::ui::Fp16CheckResultPtr result);
+  void checkFailed(const QString& message, bool cancelled);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -94,6 +106,9 @@ class MainWindow : public QMainWindow {
   void colour_graph();  // by the Run dock's choice, from the last result
   // The Memory, Profile and Environment docks, tabbed with Outputs, and their View menu entries.
   void build_panels();
+  void on_check_done();
+  // The saved geometry when it fits the screen now, else a size made for that screen.
+  void place_window();
 
   QThread worker_;
   ModelController* controller_ = nullptr;  // lives on worker_
@@ -103,6 +118,7 @@ class MainWindow : public QMainWindow {
   RunController* run_controller_ = nullptr;  // lives on worker_ too (one thread drives the engine)
   std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
   bool running_ = false;
+  bool checking_ = false;
   RunResultPtr last_result_;
 
   viewers::GraphView* graph_view_ = nullptr;

@@ -14,6 +14,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QTimer>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <cmath>
@@ -21,6 +22,7 @@
 
 #include "graph_view.h"
 #include "main_window.h"
+#include "run_controller.h"
 #include "run_dock.h"
 
 namespace tfjsi::ui {
@@ -77,8 +79,8 @@ const Fp16NodeReport* find_report(const Fp16Report& r, const std::string& name) 
 
 }  // namespace
 
-PrecisionDock::PrecisionDock(viewers::GraphView* view, QWidget* parent)
-    : QDockWidget(tr("Precision"), parent), view_(view) {
+PrecisionDock::PrecisionDock(MainWindow& window)
+    : QDockWidget(tr("Precision"), &window), window_(window), view_(window.graph_view()) {
   qRegisterMetaType<Fp16CheckRequest>();
   qRegisterMetaType<Fp16CheckResultPtr>();
   setObjectName("precisionDock");
@@ -106,14 +108,11 @@ PrecisionDock::PrecisionDock(viewers::GraphView* view, QWidget* parent)
   progress_->setTextVisible(false);
   stage_ = new QLabel(body);
   stage_->setObjectName("fp16Stage");
+  stage_->setWordWrap(true);
   run_row->addWidget(check_);
   run_row->addWidget(cancel_);
-  run_row->addWidget(progress_);
-  run_row->addWidget(stage_, 1);
-  v->addLayout(run_row);
 
   const analysis::Fp16CheckOptions defaults;
-  auto* opt_row = new QHBoxLayout;
   rule_ = new QComboBox(body);
   rule_->addItem(tr("IEEE (nearest even, inf)"), 0);
   rule_->addItem(tr("Mesa (toward zero, clamp)"), 1);
@@ -142,18 +141,25 @@ PrecisionDock::PrecisionDock(viewers::GraphView* view, QWidget* parent)
   tolerance_->setToolTip(
       tr("Outputs match fp32 when max |fp16 - fp32| <= tolerance x "
          "max(1, max |fp32|)."));
-  opt_row->addWidget(new QLabel(tr("Emulation:"), body));
-  opt_row->addWidget(rule_);
-  opt_row->addWidget(use_gl_);
-  opt_row->addStretch(1);
-  v->addLayout(opt_row);
-  opt_row = new QHBoxLayout;
-  opt_row->addWidget(new QLabel(tr("Node threshold:"), body));
-  opt_row->addWidget(threshold_);
-  opt_row->addWidget(new QLabel(tr("Output tolerance:"), body));
-  opt_row->addWidget(tolerance_);
-  opt_row->addStretch(1);
-  v->addLayout(opt_row);
+  // The options on two short rows beside and under the buttons: narrow enough for the summary's
+  // half of the dock once the table shows, short enough before a result.
+  run_row->addSpacing(8);
+  run_row->addWidget(new QLabel(tr("Emulation:"), body));
+  run_row->addWidget(rule_);
+  run_row->addWidget(use_gl_);
+  run_row->addStretch(1);
+  v->addLayout(run_row);
+  auto* limits_row = new QHBoxLayout;
+  limits_row->addWidget(new QLabel(tr("Node threshold:"), body));
+  limits_row->addWidget(threshold_);
+  limits_row->addWidget(new QLabel(tr("Output tolerance:"), body));
+  limits_row->addWidget(tolerance_);
+  limits_row->addStretch(1);
+  v->addLayout(limits_row);
+  auto* progress_row = new QHBoxLayout;
+  progress_row->addWidget(progress_);
+  progress_row->addWidget(stage_, 1);
+  v->addLayout(progress_row);
 
   auto make_label = [body](const char* name) {
     auto* l = new QLabel(body);
@@ -175,7 +181,9 @@ PrecisionDock::PrecisionDock(viewers::GraphView* view, QWidget* parent)
     });
   }
 
-  auto* graph_row = new QHBoxLayout;
+  graph_buttons_ = new QWidget(body);
+  auto* graph_row = new QHBoxLayout(graph_buttons_);
+  graph_row->setContentsMargins(0, 0, 0, 0);
   colour_status_ = new QPushButton(tr("Colour graph by fp16 status"), body);
   colour_status_->setObjectName("colourByFp16Status");
   colour_error_ = new QPushButton(tr("Colour by error"), body);
@@ -187,7 +195,7 @@ PrecisionDock::PrecisionDock(viewers::GraphView* view, QWidget* parent)
   graph_row->addWidget(colour_error_);
   graph_row->addWidget(jump_);
   graph_row->addStretch(1);
-  v->addLayout(graph_row);
+  v->addWidget(graph_buttons_);
 
   v->addStretch(1);
 
@@ -222,7 +230,10 @@ PrecisionDock::PrecisionDock(viewers::GraphView* view, QWidget* parent)
   table_->verticalHeader()->hide();
   table_->verticalHeader()->setDefaultSectionSize(20);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setSectionResizeMode(kNode, QHeaderView::Stretch);
+  // Node names are long: the column keeps a readable width and the table scrolls sideways.
+  table_->horizontalHeader()->setSectionResizeMode(kNode, QHeaderView::Interactive);
+  table_->setColumnWidth(kNode, 260);
+  table_->setTextElideMode(Qt::ElideMiddle);
   table_->setSortingEnabled(true);
   split->addWidget(scroll);
   split->addWidget(table_);
@@ -240,34 +251,26 @@ PrecisionDock::PrecisionDock(viewers::GraphView* view, QWidget* parent)
   connect(colour_error_, &QPushButton::clicked, this, &PrecisionDock::colour_by_error);
   connect(jump_, &QPushButton::clicked, this, &PrecisionDock::jump_to_first_overflow);
 
-  controller_ = new PrecisionController(cancel_flag_);
-  controller_->moveToThread(&thread_);
-  connect(&thread_, &QThread::finished, controller_, &QObject::deleteLater);
-  connect(this, &PrecisionDock::requestCheck, controller_, &PrecisionController::check,
-          Qt::QueuedConnection);
-  connect(controller_, &PrecisionController::checkProgress, this, &PrecisionDock::on_progress);
-  connect(controller_, &PrecisionController::checkFinished, this, &PrecisionDock::on_finished);
-  connect(controller_, &PrecisionController::checkFailed, this, &PrecisionDock::on_failed);
-  thread_.setObjectName("precision-worker");
-  thread_.start();
+  // The run controller lives on the window's worker thread: these connections are queued.
+  connect(window.run_controller(), &RunController::checkProgress, this,
+          &PrecisionDock::on_progress);
+  connect(&window, &MainWindow::checkFinished, this, &PrecisionDock::on_finished);
+  connect(&window, &MainWindow::checkFailed, this, &PrecisionDock::on_failed);
+  // Opening a model cancels the check; say why when the cancel comes back, before the new model.
+  connect(&window, &MainWindow::requestOpen, this, [this] {
+    if (checking_) cancel_reason_ = tr("another model was opened");
+  });
 
   set_checking(false);
   clear_result();
 }
 
-PrecisionDock::~PrecisionDock() {
-  cancel_flag_->store(true);  // a check under way stops at its next node, so the thread can quit
-  thread_.quit();
-  thread_.wait();
-}
-
 void PrecisionDock::set_model(LoadedModelPtr model) {
-  if (checking_) {  // its answer is for the old model: dropped when it comes
-    cancel_flag_->store(true);
-    cancel_reason_ = tr("another model was opened");
-  }
+  // Opening a model cancels a check under way (MainWindow::open_model); its answer is dropped.
+  if (checking_) cancel_reason_ = tr("another model was opened");
   model_ = std::move(model);
   clear_result();
+  if (!checking_) cancel_reason_.clear();  // said once, beside the new model
   set_checking(checking_);
 }
 
@@ -287,17 +290,22 @@ void PrecisionDock::start_check() {
   request.options.use_gl = use_gl_->isChecked();
   request.options.node_threshold = threshold_->value();
   request.options.output_tolerance = tolerance_->value();
-  cancel_flag_->store(false);  // before the request: a Cancel pressed from now on counts
+  if (!window_.check_fp16(std::move(request))) {
+    stage_->setText(window_.is_running()
+                        ? tr("A run is under way: check once it ends.")
+                        : tr("The model is still loading: check once it is open."));
+    stage_->setStyleSheet({});
+    return;
+  }
   cancel_reason_.clear();
   set_checking(true);
   progress_->setRange(0, 0);
   stage_->setText(tr("Starting..."));
   stage_->setStyleSheet({});
-  emit requestCheck(std::move(request));
 }
 
 void PrecisionDock::cancel_check() {
-  if (checking_) cancel_flag_->store(true);
+  if (checking_) window_.cancel_run();
 }
 
 void PrecisionDock::set_checking(bool checking) {
@@ -317,6 +325,7 @@ void PrecisionDock::on_progress(int pass, const QString& stage, int done, int to
 }
 
 void PrecisionDock::on_finished(Fp16CheckResultPtr result) {
+  if (!checking_) return;
   set_checking(false);
   if (!result || result->model != model_) {
     // It ended before it saw the cancel that opening another model sent: dropped all the same.
@@ -348,10 +357,43 @@ void PrecisionDock::clear_result() {
   nodes_->clear();
   fix_->clear();
   for (QLabel* l : {driver_, nodes_, fix_}) l->hide();
-  stage_->clear();
+  // Kept: why the last check stopped, when opening this model stopped it.
+  if (cancel_reason_.isEmpty() || checking_) stage_->clear();
   colour_status_->setEnabled(false);
   colour_error_->setEnabled(false);
   jump_->setEnabled(false);
+  set_compact(true);
+}
+
+void PrecisionDock::set_compact(bool compact) {
+  if (compact == compact_) return;
+  compact_ = compact;
+  table_->setVisible(!compact);
+  graph_buttons_->setVisible(!compact);
+  if (isFloating() || window_.dockWidgetArea(this) == Qt::NoDockWidgetArea) return;
+  window_.resizeDocks(
+      {this}, {compact ? compact_height() : std::min(320, window_.height() * 2 / 5)}, Qt::Vertical);
+}
+
+void PrecisionDock::showEvent(QShowEvent* e) {
+  QDockWidget::showEvent(e);
+  if (shown_) return;
+  shown_ = true;
+  // The window lays its docks out from their size hints when first shown, which would give this
+  // dock the table's height: once that is done, size it for what it shows.
+  QTimer::singleShot(0, this, [this] {
+    compact_ = !compact_;
+    set_compact(!compact_);
+  });
+}
+
+int PrecisionDock::compact_height() const {
+  // The title bar, the two rows of buttons and options, and three lines for the verdict and the
+  // progress (the labels' own size hints assume a narrow width and would ask for many wrapped
+  // lines).
+  const int title = 24, margins = 8, spacing = 4 * 4;
+  return title + margins + check_->sizeHint().height() + threshold_->sizeHint().height() + spacing +
+         3 * fontMetrics().lineSpacing();
 }
 
 std::string PrecisionDock::status_of(const Fp16NodeReport& n, double threshold) {
@@ -452,6 +494,7 @@ void PrecisionDock::show_result() {
   }
   for (QLabel* l : {driver_, nodes_, fix_}) l->show();
 
+  set_compact(false);
   fill_table();
   colour_status_->setEnabled(true);
   colour_error_->setEnabled(true);
@@ -549,9 +592,10 @@ void PrecisionDock::jump_to_first_overflow() {
 }
 
 void install_precision_dock(MainWindow& window) {
-  auto* dock = new PrecisionDock(window.graph_view(), &window);
+  auto* dock = new PrecisionDock(window);
   window.addDockWidget(Qt::BottomDockWidgetArea, dock);
-  window.resizeDocks({dock}, {300}, Qt::Vertical);
+  // Sized to its rows, as it shows until a check has run.
+  window.resizeDocks({dock}, {dock->compact_height()}, Qt::Vertical);
   RunDock* run = window.run_dock();
   dock->set_run_settings([run] { return run->request(false); });
   dock->set_model(window.model());

@@ -1,5 +1,6 @@
-// The Precision dock: "Check fp16" runs analysis::check_fp16 on the open model (on the
-// PrecisionController's worker thread, cancellable between nodes, with progress) and shows the
+// The Precision dock: "Check fp16" runs analysis::check_fp16 on the open model (through the main
+// window, on the RunController's engine and worker thread, cancellable between nodes, with
+// progress) and shows the
 // verdict, what the gl driver does with a value past 65504 and the rule the emulation used, the
 // first overflowing node and the first past the error threshold as links into the graph, the path
 // the error takes to the outputs, the proposed fp32 set and whether the checked mixed run brings
@@ -8,13 +9,11 @@
 #pragma once
 
 #include <QDockWidget>
-#include <QThread>
-#include <atomic>
 #include <functional>
 #include <memory>
 
+#include "fp16_check_job.h"
 #include "loaded_model.h"
-#include "precision_controller.h"
 #include "run_result.h"
 
 class QCheckBox;
@@ -44,11 +43,11 @@ class PrecisionDock : public QDockWidget {
   static constexpr const char* kPastThreshold = "error past threshold";
   static constexpr const char* kOk = "ok";
 
-  // `view`: the graph the links, the jump and the colouring act on (may be null).
-  explicit PrecisionDock(viewers::GraphView* view, QWidget* parent = nullptr);
-  ~PrecisionDock() override;  // stops a check under way and the worker thread
+  // Checks run through `window` (its run controller's engine); the links, the jump and the
+  // colouring act on its graph view.
+  explicit PrecisionDock(MainWindow& window);
 
-  void set_model(LoadedModelPtr model);  // clears the last result; cancels a check under way
+  void set_model(LoadedModelPtr model);  // clears the last result; a check under way is dropped
   // Where the model inputs and the thread count come from (the Run dock's settings).
   void set_run_settings(std::function<RunRequest()> settings) { settings_ = std::move(settings); }
 
@@ -63,6 +62,8 @@ class PrecisionDock : public QDockWidget {
   bool activate_node(const QString& name);
 
   bool is_checking() const { return checking_; }
+  // The height the dock needs before a check has run (its option rows).
+  int compact_height() const;
   Fp16CheckResultPtr last_result() const { return result_; }
   // A node's fp16 status, one of the k* category names, from the last result (empty if none).
   static std::string status_of(const analysis::Fp16NodeReport& n, double threshold);
@@ -85,9 +86,11 @@ class PrecisionDock : public QDockWidget {
   QDoubleSpinBox* tolerance_box() const { return tolerance_; }
 
  signals:
-  void requestCheck(tfjsi::ui::Fp16CheckRequest request);  // to the controller (queued)
   void checkFinished(tfjsi::ui::Fp16CheckResultPtr result);
   void checkFailed(const QString& message, bool cancelled);
+
+ protected:
+  void showEvent(QShowEvent* e) override;
 
  private:
   void on_progress(int pass, const QString& stage, int done, int total);
@@ -97,17 +100,19 @@ class PrecisionDock : public QDockWidget {
   void show_result();
   void fill_table();
   void clear_result();
+  // Before a result the dock holds its options on a few rows; with one, the table and the
+  // graph buttons too, and the window gives it more height.
+  void set_compact(bool compact);
 
+  MainWindow& window_;
   viewers::GraphView* view_;
   LoadedModelPtr model_;
   Fp16CheckResultPtr result_;
   std::function<RunRequest()> settings_;
   bool checking_ = false;
   QString cancel_reason_;  // why the check under way was cancelled, when not by the user
-
-  QThread thread_;
-  PrecisionController* controller_ = nullptr;  // lives on thread_
-  std::shared_ptr<std::atomic<bool>> cancel_flag_ = std::make_shared<std::atomic<bool>>(false);
+  bool compact_ = false;
+  bool shown_ = false;
 
   QPushButton* check_;
   QPushButton* cancel_;
@@ -124,6 +129,7 @@ class PrecisionDock : public QDockWidget {
   QPushButton* colour_status_;
   QPushButton* colour_error_;
   QPushButton* jump_;
+  QWidget* graph_buttons_;
   QTableWidget* table_;
 };
 

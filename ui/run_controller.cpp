@@ -300,6 +300,31 @@ void RunController::run(RunRequest request) {
   }
 }
 
+void RunController::checkFp16(Fp16CheckRequest request) {
+  if (!request.model) {
+    emit checkFailed(tr("Open a model first."), false);
+    return;
+  }
+  try {
+    ensure_engine();
+    // The check makes executors of its own: the run's resident weights go first, so the model's
+    // weights are held once; the next run makes them again (and counts as a cold run).
+    executor_.reset();
+    warm_.clear();
+    gl::use_model(*engine_, request.model->bundle);  // gl programs cached on disk for this model
+    emit checkFinished(run_fp16_check(*engine_, request,
+                                      [this](int pass, const QString& stage, int done, int total) {
+                                        emit checkProgress(pass, stage, done, total);
+                                      }));
+  } catch (const RunCancelled&) {
+    emit checkFailed(tr("Cancelled"), true);
+  } catch (const std::exception& e) {
+    emit checkFailed(QString::fromUtf8(e.what()), false);
+  }
+  emit memorySampled(memory_sample(true));
+  emit environmentReady(environment());  // the check set flags and put them back
+}
+
 RunResultPtr RunController::execute(const RunRequest& r) {
   ensure_engine();
   const graph::Graph& graph = *model_->graph;

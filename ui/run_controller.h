@@ -2,7 +2,8 @@
 // worker thread as the ModelController: the gl backend's EGL context belongs to the thread that
 // made it, so every engine call, from creation to destruction, happens there. The UI asks through
 // queued slots and hears back through queued signals carrying RunResult values; the one thing it
-// touches directly is the shared cancel flag, which the run checks before every node.
+// touches directly is the shared cancel flag, which the run checks before every node. The
+// Precision dock's fp16 check runs here too (one engine, one GL context, one disk program cache).
 #pragma once
 
 #include <QElapsedTimer>
@@ -15,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "fp16_check_job.h"
 #include "loaded_model.h"
 #include "run_result.h"
 
@@ -50,6 +52,9 @@ class RunController : public QObject {
   void requestEnvironment();
   // Sets an engine flag from text; emits environmentReady, or flagRejected saying why not.
   void setFlag(const QString& name, const QString& value);
+  // Runs the fp16 check on this engine; emits checkProgress, then checkFinished or checkFailed.
+  // The cancel flag stops it at the next node, as it stops a run.
+  void checkFp16(tfjsi::ui::Fp16CheckRequest request);
 
  signals:
   void backendsReady(tfjsi::ui::BackendList backends);
@@ -61,6 +66,9 @@ class RunController : public QObject {
   void memorySampled(tfjsi::ui::MemorySample sample);
   void environmentReady(tfjsi::ui::EnvInfo env);
   void flagRejected(const QString& name, const QString& message);
+  void checkProgress(int pass, const QString& stage, int done, int total);
+  void checkFinished(tfjsi::ui::Fp16CheckResultPtr result);
+  void checkFailed(const QString& message, bool cancelled);
 
  private:
   void ensure_engine();

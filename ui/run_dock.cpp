@@ -108,7 +108,7 @@ RunDock::RunDock(QWidget* parent) : QDockWidget(tr("Run"), parent) {
   progress_->setObjectName("runProgress");
   progress_->hide();
   layout->addWidget(progress_);
-  result_ = new QLabel(tr("Open a model, then Run."), body);
+  result_ = new QLabel(body);
   result_->setObjectName("runResult");
   result_->setWordWrap(true);
   result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -133,10 +133,33 @@ RunDock::RunDock(QWidget* parent) : QDockWidget(tr("Run"), parent) {
   connect(cancel_, &QPushButton::clicked, this, &RunDock::cancelRequested);
   connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
     update_enabled();
+    if (!running_ && !has_outcome_) show_idle();
     emit settingsChanged();
   });
-  connect(fp16_, &QCheckBox::toggled, this, [this] { emit settingsChanged(); });
+  connect(fp16_, &QCheckBox::toggled, this, [this] {
+    if (!running_ && !has_outcome_) show_idle();
+    emit settingsChanged();
+  });
   update_enabled();
+  show_idle();
+}
+
+void RunDock::show_idle() {
+  result_->setStyleSheet({});
+  if (!model_) {
+    result_->setText(tr("No model open: File > Open (Ctrl+O), or drop a model.json here."));
+    return;
+  }
+  const QString backend = backend_->currentData().toString();
+  if (backend.isEmpty()) {
+    result_->setText(tr("Model open; waiting for the backends..."));
+    return;
+  }
+  const QString where =
+      backend + (backend == "gl" ? (fp16_->isChecked() ? " fp16" : " fp32") : QString());
+  result_->setText(
+      tr("Ready: <b>Run</b> (F5) runs %1 on %2.")
+          .arg(qs(model_->bundle.model_json.filename().string()).toHtmlEscaped(), where));
 }
 
 void RunDock::set_backends(const BackendList& backends) {
@@ -162,13 +185,19 @@ void RunDock::set_backends(const BackendList& backends) {
   }
   if (best >= 0) backend_->setCurrentIndex(best);
   update_enabled();
+  if (!running_ && !has_outcome_) show_idle();
 }
 
 void RunDock::set_model(LoadedModelPtr model) {
   model_ = std::move(model);
   while (inputs_form_->rowCount()) inputs_form_->removeRow(0);
   rows_.clear();
-  if (!model_) return;
+  has_outcome_ = false;
+  if (!running_) show_idle();
+  if (!model_) {
+    update_enabled();
+    return;
+  }
   rows_.reserve(model_->graph->inputs.size());
   for (const auto& e : model_->graph->inputs) {
     auto* line = new QWidget(inputs_box_);
@@ -264,14 +293,29 @@ void RunDock::update_enabled() {
   }
 }
 
-void RunDock::set_running(bool running) {
-  running_ = running;
+void RunDock::set_running(bool running, const QString& what) {
+  if (running && !running_) {
+    before_busy_ = result_->text();
+    before_busy_style_ = result_->styleSheet();
+  }
   if (running) {
     progress_->setRange(0, 0);  // busy until a benchmark says how far it is
     progress_->show();
+    result_->setText(what.isEmpty() ? tr("Running...") : what.toHtmlEscaped() + "...");
+    result_->setStyleSheet({});
   } else {
     progress_->hide();
+    if (running_) {  // show_result or show_error may follow and say more
+      if (has_outcome_) {
+        result_->setText(before_busy_);
+        result_->setStyleSheet(before_busy_style_);
+      } else {
+        running_ = false;
+        show_idle();
+      }
+    }
   }
+  running_ = running;
   update_enabled();
 }
 
@@ -307,12 +351,14 @@ void RunDock::show_result(const RunResult& r) {
   if (!r.intermediates_note.empty()) text += "<br>" + qs(r.intermediates_note).toHtmlEscaped();
   result_->setText(text);
   result_->setStyleSheet({});
+  has_outcome_ = true;
 }
 
 void RunDock::show_error(const QString& message, bool cancelled) {
   result_->setText(cancelled ? tr("Cancelled.")
                              : tr("<b>Run failed:</b> %1").arg(message.toHtmlEscaped()));
   result_->setStyleSheet(cancelled ? QString() : QStringLiteral("color: #b00020"));
+  has_outcome_ = true;
 }
 
 }  // namespace tfjsi::ui

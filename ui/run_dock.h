@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QDockWidget>
+#include <QString>
 #include <vector>
 
 #include "loaded_model.h"
@@ -32,7 +33,9 @@ class RunDock : public QDockWidget {
   void set_backends(const BackendList& backends);
   void set_model(LoadedModelPtr model);  // one input row per signature input
   RunRequest request(bool benchmark) const;
-  void set_running(bool running);
+  // While running, the result line says `what` ("Running on cpu", "Checking fp16"); after a
+  // run, show_result or show_error says how it went; after anything else, what it said before.
+  void set_running(bool running, const QString& what = {});
   void show_progress(int done, int total);
   void show_result(const RunResult& r);
   void show_error(const QString& message, bool cancelled);
@@ -72,6 +75,8 @@ class RunDock : public QDockWidget {
   };
   void update_enabled();
   void browse(InputRow& row);
+  // The result line when no run has said anything yet: no model, or ready to run.
+  void show_idle();
 
   LoadedModelPtr model_;
   QComboBox* backend_;
@@ -91,6 +96,9 @@ class RunDock : public QDockWidget {
   QLabel* result_;
   QComboBox* colour_;
   bool running_ = false;
+  bool has_outcome_ = false;  // the result line shows a run's result or error
+  QString before_busy_;       // the result line before set_running(true), with its style
+  QString before_busy_style_;
 };
 
 }  // namespace tfjsi::ui

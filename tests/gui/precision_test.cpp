@@ -17,9 +17,12 @@
 #include <fstream>
 
 #include "graph_view.h"
+#include "gui_run.h"
+#include "gui_test_main.h"
 #include "main_window.h"
 #include "node_colouring.h"
 #include "precision_dock.h"
+#include "run_controller.h"
 #include "run_dock.h"
 #include "support/test_support.h"
 
@@ -173,6 +176,11 @@ class PrecisionTest : public QObject {
     win_->show();
     QVERIFY(QTest::qWaitForWindowExposed(win_.get()));
     QVERIFY(!dock_->check_button()->isEnabled());  // no model yet
+    // Compact until a check has run: the options' rows, no empty table taking the height.
+    QTRY_VERIFY(dock_->height() <= dock_->compact_height() + 4);
+    QVERIFY(dock_->table()->isHidden());
+    QVERIFY(dock_->check_button()->isVisible());
+    QVERIFY(dock_->verdict_label()->isVisible());
     // Listed in the View menu with the other docks.
     bool listed = false;
     for (QAction* a : win_->menuBar()->actions())
@@ -330,6 +338,32 @@ class PrecisionTest : public QObject {
     shot("precision_safe");
   }
 
+  // The check runs on the Run dock's engine and worker (the run controller emits its answer); no
+  // run starts while it goes on, and a run after it works (its weights were made anew).
+  void checkRunsOnTheRunControllersEngine() {
+    open("fp16_overflow");
+    QSignalSpy controller_done(win_->run_controller(), &ui::RunController::checkFinished);
+    QSignalSpy controller_progress(win_->run_controller(), &ui::RunController::checkProgress);
+    QSignalSpy done(dock_, &ui::PrecisionDock::checkFinished);
+    QTest::mouseClick(dock_->check_button(), Qt::LeftButton);
+    QVERIFY(win_->is_checking());
+    QVERIFY(!win_->run_dock()->run_button()->isEnabled());
+    QVERIFY(win_->run_dock()->result_label()->text().contains("Checking fp16"));
+    win_->run_model(false);  // refused while the check holds the engine
+    QVERIFY(!win_->is_running());
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
+    QCOMPARE(controller_done.count(), 1);
+    QVERIFY(controller_progress.count() > 0);
+    QVERIFY(!win_->is_checking());
+    QVERIFY(dock_->table()->isVisible());
+    QTRY_VERIFY(dock_->height() > dock_->compact_height());
+    QVERIFY(win_->run_dock()->run_button()->isEnabled());
+    const auto r = test::run_and_wait(*win_);
+    QVERIFY(r);
+    QVERIFY(r->cold);
+    QVERIFY(win_->run_dock()->result_label()->text().contains("Ran"));
+  }
+
   // A corpus model checked without gl: Cancel stops it at a node while the UI keeps answering.
   void cancelStopsTheCheck() {
     QSignalSpy opened(win_.get(), &ui::MainWindow::modelOpened);
@@ -381,5 +415,7 @@ class PrecisionTest : public QObject {
   void cleanupTestCase() { win_.reset(); }
 };
 
-QTEST_MAIN(PrecisionTest)
+int main(int argc, char** argv) {
+  return tfjsi::test::run_gui_suite<PrecisionTest>(argc, argv, "tfjs-inspector-test");
+}
 #include "precision_test.moc"
