@@ -669,7 +669,8 @@ void GraphView::export_png(const QString& file) {
 
 void GraphView::export_svg(const QString& file) {
   if (!scene_ || !layout_) throw std::runtime_error("no graph laid out to export");
-  write_svg(file.toStdString(), *scene_, *layout_, selected_item());
+  const SvgColouring colouring{colouring_, fills_, static_cast<int>(graph_->nodes.size())};
+  write_svg(file.toStdString(), *scene_, *layout_, selected_item(), &colouring);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -943,7 +944,10 @@ void GraphView::draw_toolbar() {
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                    ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
   // The find field: text is kept on the Qt side (see keyPressEvent); this only shows it.
-  const float field_w = 220;
+  // In a narrow view (a 1280-pixel screen with the docks open) the field and the labels are
+  // shorter, so that every button stays on the canvas; the tooltips say the whole.
+  const bool narrow = width() < 680;
+  const float field_w = narrow ? 130.0f : 220.0f;
   ImVec2 p = ImGui::GetCursorScreenPos();
   const float fh = ImGui::GetFrameHeight();
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -952,20 +956,22 @@ void GraphView::draw_toolbar() {
               find_active_ ? IM_COL32(66, 150, 250, 255) : IM_COL32(170, 176, 186, 255), 3, 0,
               find_active_ ? 2.0f : 1.0f);
   if (ImGui::InvisibleButton("##find", ImVec2(field_w, fh))) open_find();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Find a node by name or op (Ctrl+F)");
   std::string shown = find_text_.toStdString();
   const bool blink = find_active_;
-  if (shown.empty() && !find_active_)
-    dl->AddText(ImVec2(p.x + 6, p.y + 3), IM_COL32(150, 150, 150, 255), "Find name or op (Ctrl+F)");
-  else {
+  dl->PushClipRect(p, ImVec2(p.x + field_w, p.y + fh), true);
+  if (shown.empty() && !find_active_) {
+    dl->AddText(ImVec2(p.x + 6, p.y + 3), IM_COL32(150, 150, 150, 255),
+                narrow ? "Find (Ctrl+F)" : "Find name or op (Ctrl+F)");
+  } else {
     ImVec2 ts = ImGui::CalcTextSize(shown.c_str());
     float x = p.x + 6 + std::min(0.0f, field_w - 14 - ts.x);  // keep the caret in view
-    dl->PushClipRect(p, ImVec2(p.x + field_w, p.y + fh), true);
     dl->AddText(ImVec2(x, p.y + 3), IM_COL32(20, 20, 20, 255), shown.c_str());
     if (blink)
       dl->AddLine(ImVec2(x + ts.x + 1, p.y + 3), ImVec2(x + ts.x + 1, p.y + fh - 3),
                   IM_COL32(20, 20, 20, 255));
-    dl->PopClipRect();
   }
+  dl->PopClipRect();
   ImGui::SameLine();
   if (!find_text_.isEmpty()) {
     ImGui::TextDisabled("%d match%s", match_count_, match_count_ == 1 ? "" : "es");
@@ -973,14 +979,19 @@ void GraphView::draw_toolbar() {
   }
   if (ImGui::Button("Next")) find_next();
   ImGui::SameLine();
-  if (ImGui::Button("Fit (F)")) fit();
+  if (ImGui::Button(narrow ? "Fit###fit" : "Fit (F)###fit")) fit();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Fit the graph in the view (F)");
   ImGui::SameLine();
   bool show = show_const_;
-  if (ImGui::Checkbox("Const nodes", &show)) set_show_const(show);
+  if (ImGui::Checkbox(narrow ? "Const###const" : "Const nodes###const", &show))
+    set_show_const(show);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show Const nodes (weights)");
   ImGui::SameLine();
-  if (ImGui::Button("Expand all")) expand_all();
+  if (ImGui::Button(narrow ? "Expand###expand" : "Expand all###expand")) expand_all();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Open every group");
   ImGui::SameLine();
-  if (ImGui::Button("Collapse all")) collapse_all();
+  if (ImGui::Button(narrow ? "Collapse###collapse" : "Collapse all###collapse")) collapse_all();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Close every group");
   ImGui::SameLine();
   if (outstanding_ > 0) ImGui::TextColored(ImVec4(0.75f, 0.35f, 0.05f, 1), "laying out...");
   ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();

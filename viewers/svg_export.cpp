@@ -1,10 +1,13 @@
 #include "svg_export.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
+
+#include "op_family.h"
 
 namespace tfjsi::viewers {
 namespace {
@@ -46,18 +49,114 @@ std::string num(float v) {
   return buf;
 }
 
+// A legend's figure, to three significant digits.
+std::string figure(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+constexpr float kLegendWidth = 200;
+constexpr float kRow = 16;
+
+// The legend's rows: a swatch and a label each (the value scale draws a bar instead).
+struct LegendRow {
+  std::uint32_t color;
+  std::string label;
+};
+
+struct Legend {
+  std::string title;
+  std::vector<LegendRow> rows;
+  bool scale = false;  // a value scale: a colour bar from min to max above the rows
+  std::string scale_low, scale_high, scale_note;
+};
+
+Legend make_legend(const SvgColouring* sc) {
+  Legend l;
+  if (!sc || sc->colouring.mode() == NodeColouring::Mode::Families) {
+    l.title = "Legend: op family";
+    for (OpFamily fam : all_families())
+      l.rows.push_back({family_color(fam), std::string(family_name(fam))});
+    return l;
+  }
+  const NodeColouring& c = sc->colouring;
+  l.title = "Legend: " + c.title();
+  if (c.mode() == NodeColouring::Mode::Categories) {
+    int with = 0;
+    for (const auto& cat : c.categories()) {
+      l.rows.push_back({cat.color, cat.name + "  (" + std::to_string(cat.count) + ")"});
+      with += cat.count;
+    }
+    l.rows.push_back(
+        {NodeColouring::kNoValue, "none  (" + std::to_string(sc->graph_nodes - with) + ")"});
+    return l;
+  }
+  l.scale = true;
+  l.scale_low = figure(c.min_value());
+  l.scale_high = figure(c.max_value());
+  l.scale_note = c.log_scale() ? "log10 scale" : "linear scale";
+  l.rows.push_back(
+      {NodeColouring::kNoValue, "no value  (" + std::to_string(c.without_value()) + ")"});
+  if (c.non_finite() > 0)
+    l.rows.push_back(
+        {NodeColouring::kNonFinite, "NaN or inf  (" + std::to_string(c.non_finite()) + ")"});
+  return l;
+}
+
+float legend_height(const Legend& l) {
+  return 26 + (l.scale ? 36 : 0) + kRow * static_cast<float>(l.rows.size()) + 6;
+}
+
+void write_legend(std::ostream& f, const Legend& l, float x, float y) {
+  f << "<g class=\"legend\"><rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\""
+    << num(kLegendWidth) << "\" height=\"" << num(legend_height(l))
+    << "\" rx=\"4\" fill=\"#FFFFFF\" stroke=\"#B0B6BE\"/>"
+    << "<text x=\"" << num(x + 8) << "\" y=\"" << num(y + 17)
+    << "\" font-size=\"11\" font-weight=\"bold\" fill=\"#1E2228\">" << escape(l.title)
+    << "</text>\n";
+  float at = y + 26;
+  if (l.scale) {
+    constexpr int kSteps = 40;
+    const float w = kLegendWidth - 16;
+    for (int k = 0; k < kSteps; ++k)
+      f << "<rect x=\"" << num(x + 8 + w * static_cast<float>(k) / kSteps) << "\" y=\"" << num(at)
+        << "\" width=\"" << num(w / kSteps + 0.3f) << "\" height=\"12\" fill=\""
+        << css(NodeColouring::scale_color((static_cast<float>(k) + 0.5f) / kSteps)) << "\"/>";
+    f << "\n<text x=\"" << num(x + 8) << "\" y=\"" << num(at + 24)
+      << "\" font-size=\"10\" fill=\"#3A4048\">" << escape(l.scale_low) << "</text>"
+      << "<text x=\"" << num(x + kLegendWidth - 8) << "\" y=\"" << num(at + 24)
+      << "\" text-anchor=\"end\" font-size=\"10\" fill=\"#3A4048\">" << escape(l.scale_high)
+      << "</text><text x=\"" << num(x + kLegendWidth / 2) << "\" y=\"" << num(at + 24)
+      << "\" text-anchor=\"middle\" font-size=\"9\" fill=\"#707A86\">" << escape(l.scale_note)
+      << "</text>\n";
+    at += 36;
+  }
+  for (const auto& r : l.rows) {
+    f << "<rect x=\"" << num(x + 8) << "\" y=\"" << num(at + 2) << "\" width=\"18\" height=\"11\" "
+      << "rx=\"2\" fill=\"" << css(r.color) << "\" stroke=\"#606870\"/>"
+      << "<text x=\"" << num(x + 32) << "\" y=\"" << num(at + 12)
+      << "\" font-size=\"10\" fill=\"#1E2228\">" << escape(r.label) << "</text>\n";
+    at += kRow;
+  }
+  f << "</g>\n";
+}
+
 }  // namespace
 
 void write_svg(const std::filesystem::path& file, const Scene& scene, const Layout& layout,
-               int selected_item) {
+               int selected_item, const SvgColouring* colouring) {
   std::ofstream f(file);
   if (!f) throw std::runtime_error("cannot write " + file.string());
   const float pad = 10;
+  const Legend legend = make_legend(colouring);
+  // The legend sits right of the graph, so it never covers a box.
+  const float width = layout.bounds.x1 + 2 * pad + kLegendWidth + pad;
+  const float height = std::max(layout.bounds.y1, legend_height(legend)) + 2 * pad;
   f << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(layout.bounds.x1 + 2 * pad)
-    << "\" height=\"" << num(layout.bounds.y1 + 2 * pad) << "\" viewBox=\"" << num(-pad) << ' '
-    << num(-pad) << ' ' << num(layout.bounds.x1 + 2 * pad) << ' ' << num(layout.bounds.y1 + 2 * pad)
-    << "\" font-family=\"DejaVu Sans, sans-serif\">\n"
+    << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(width) << "\" height=\""
+    << num(height) << "\" viewBox=\"" << num(-pad) << ' ' << num(-pad) << ' ' << num(width) << ' '
+    << num(height) << "\" font-family=\"DejaVu Sans, sans-serif\">\n"
     << "<rect x=\"" << num(-pad) << "\" y=\"" << num(-pad) << "\" width=\"100%\" height=\"100%\" "
     << "fill=\"#FAFAFA\"/>\n";
 
@@ -90,9 +189,25 @@ void write_svg(const std::filesystem::path& file, const Scene& scene, const Layo
     const auto& it = scene.items[i];
     const auto& r = layout.items[i];
     const bool sel = static_cast<int>(i) == selected_item;
-    f << "<g class=\"" << (it.is_group ? "group" : "node") << "\"><rect x=\"" << num(r.x0)
-      << "\" y=\"" << num(r.y0) << "\" width=\"" << num(r.x1 - r.x0) << "\" height=\""
-      << num(r.y1 - r.y0) << "\" rx=\"4\" fill=\"" << css(it.color) << "\" stroke=\""
+    const std::vector<FillBand>* bands =
+        colouring && i < colouring->fills.size() && !colouring->fills[i].empty()
+            ? &colouring->fills[i]
+            : nullptr;
+    f << "<g class=\"" << (it.is_group ? "group" : "node") << "\">";
+    if (bands && bands->size() > 1) {
+      // Mixed categories: side by side, in proportion, under the outline.
+      float x = r.x0;
+      for (std::size_t k = 0; k < bands->size(); ++k) {
+        const float x2 = k + 1 == bands->size() ? r.x1 : x + (r.x1 - r.x0) * (*bands)[k].share;
+        f << "<rect x=\"" << num(x) << "\" y=\"" << num(r.y0) << "\" width=\"" << num(x2 - x)
+          << "\" height=\"" << num(r.y1 - r.y0) << "\" fill=\"" << css((*bands)[k].color) << "\"/>";
+        x = x2;
+      }
+    }
+    const std::string fill =
+        bands && bands->size() > 1 ? "none" : css(bands ? bands->front().color : it.color);
+    f << "<rect x=\"" << num(r.x0) << "\" y=\"" << num(r.y0) << "\" width=\"" << num(r.x1 - r.x0)
+      << "\" height=\"" << num(r.y1 - r.y0) << "\" rx=\"4\" fill=\"" << fill << "\" stroke=\""
       << (sel ? "#E03A1E" : "#404852") << "\" stroke-width=\"" << (sel ? 2.5 : 1) << "\""
       << (it.is_group ? " stroke-dasharray=\"4 2\"" : "") << "/>"
       << "<text x=\"" << num(r.center().x) << "\" y=\"" << num(r.y0 + 14)
@@ -102,6 +217,7 @@ void write_svg(const std::filesystem::path& file, const Scene& scene, const Layo
       << "\" text-anchor=\"middle\" font-size=\"9\" fill=\"#3A4048\">" << escape(it.subtitle)
       << "</text></g>\n";
   }
+  write_legend(f, legend, layout.bounds.x1 + pad, 0);
   f << "</svg>\n";
   if (!f) throw std::runtime_error("cannot write " + file.string());
 }

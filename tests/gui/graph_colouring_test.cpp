@@ -8,6 +8,7 @@
 
 #include "graph/build.h"
 #include "graph_view.h"
+#include "gui_test_main.h"
 #include "model/bundle.h"
 #include "op_family.h"
 #include "support/test_support.h"
@@ -217,5 +218,7 @@ class GraphColouringTest : public QObject {
   }
 };
 
-QTEST_MAIN(GraphColouringTest)
+int main(int argc, char** argv) {
+  return tfjsi::test::run_gui_suite<GraphColouringTest>(argc, argv, "tfjs-inspector-test");
+}
 #include "graph_colouring_test.moc"

@@ -10,6 +10,7 @@
 
 #include "graph/build.h"
 #include "graph_view.h"
+#include "gui_test_main.h"
 #include "model/bundle.h"
 #include "support/test_support.h"
 #include "synthetic_graph.h"
@@ -141,5 +142,7 @@ class GraphScaleTest : public QObject {
   }
 };
 
-QTEST_MAIN(GraphScaleTest)
+int main(int argc, char** argv) {
+  return tfjsi::test::run_gui_suite<GraphScaleTest>(argc, argv, "tfjs-inspector-test");
+}
 #include "graph_scale_test.moc"

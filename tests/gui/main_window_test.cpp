@@ -3,7 +3,11 @@
 // survive a broken model.json. Needs a display (run under xvfb-run).
 #include <QtTest>
 
+#include <QDockWidget>
+#include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QSettings>
 #include <QSurfaceFormat>
 #include <QTreeWidget>
 #include <fstream>
@@ -82,6 +86,78 @@ class MainWindowTest : public QObject {
     win_->resize(1280, 780);
     win_->show();
     QVERIFY(QTest::qWaitForWindowExposed(win_.get()));
+  }
+
+  // As a fresh start places it (no saved geometry): inside the screen's available area, every
+  // dock on screen and wide and tall enough to use, the Run menu before Help. The CI screen is
+  // 1280x800 (xvfb-run -s "-screen 0 1280x800x24").
+  void windowFitsTheScreen() {
+    QSettings().remove("window/geometry");
+    ui::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QRect avail = w.screen()->availableGeometry();
+    QVERIFY2(avail.contains(w.frameGeometry()),
+             qPrintable(QString("window %1x%2+%3+%4, screen %5x%6")
+                            .arg(w.frameGeometry().width())
+                            .arg(w.frameGeometry().height())
+                            .arg(w.frameGeometry().x())
+                            .arg(w.frameGeometry().y())
+                            .arg(avail.width())
+                            .arg(avail.height())));
+    const auto docks = w.findChildren<QDockWidget*>();
+    QVERIFY(docks.size() >= 8);
+    for (QDockWidget* d : docks) {
+      if (d->isHidden() || d->visibleRegion().isEmpty()) continue;  // a tab behind another
+      const QRect r(d->mapTo(&w, QPoint(0, 0)), d->size());
+      QVERIFY2(w.rect().contains(r), qPrintable(d->objectName()));
+      QVERIFY2(d->width() >= 250 && d->height() >= 80, qPrintable(d->objectName()));
+    }
+    // The graph keeps a usable area between the docks.
+    QVERIFY(w.graph_view()->width() >= 400);
+    QVERIFY(w.graph_view()->height() >= 400);
+    const auto menus = w.menuBar()->actions();
+    QCOMPARE(menus.constLast()->text(), QString("&Help"));
+    QCOMPARE(menus.at(menus.size() - 2)->text(), QString("&Run"));
+  }
+
+  // A screen of any size gets a window inside it: 1400x900 where that fits, else the screen.
+  void initialGeometryFitsAnyScreen() {
+    for (const QRect screen : {QRect(0, 0, 1280, 800), QRect(0, 0, 1920, 1080),
+                               QRect(1920, 0, 1024, 700), QRect(0, 30, 1366, 738)}) {
+      const QRect g = ui::MainWindow::initial_geometry(screen);
+      QVERIFY(screen.contains(g));
+      QCOMPARE(g.width(), std::min(1400, screen.width()));
+      QCOMPARE(g.height(), std::min(900, screen.height()));
+    }
+  }
+
+  // A geometry saved on a bigger screen is not restored; one that fits is.
+  void savedGeometryOnlyWhenItFits() {
+    const QRect avail = QGuiApplication::primaryScreen()->availableGeometry();
+    {
+      ui::MainWindow big;
+      big.setGeometry(avail.x(), avail.y(), avail.width() + 600, avail.height() + 400);
+      QSettings().setValue("window/geometry", big.saveGeometry());
+    }
+    {
+      ui::MainWindow w;
+      QVERIFY(avail.contains(w.geometry()));
+    }
+    // Smaller than the screen, not smaller than the window can be.
+    const QRect small(avail.x() + 20, avail.y() + 20, avail.width() - 60, avail.height() - 50);
+    {
+      ui::MainWindow w;
+      w.setGeometry(small);
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      w.close();  // saves its geometry
+    }
+    {
+      ui::MainWindow w;
+      QCOMPARE(w.geometry().size(), small.size());
+    }
+    QSettings().remove("window/geometry");
   }
 
   void opensModelAndShowsInputs() {
@@ -204,8 +280,11 @@ class MainWindowTest : public QObject {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray text = f.readAll();
     QVERIFY(text.contains("<svg"));
-    QCOMPARE(text.count("<rect") - text.count("class=\"cluster\"") - 1,
+    QCOMPARE(text.count("<g class=\"node\">") + text.count("<g class=\"group\">"),
              static_cast<qsizetype>(view()->visible_box_count()));
+    // The op-family legend the canvas shows, beside the graph.
+    QVERIFY(text.contains("Legend: op family"));
+    QVERIFY(text.contains("convolution"));
   }
 
   void brokenModelShowsDialogAndWindowStaysUsable() {

@@ -26,6 +26,8 @@
 #include "bar_chart.h"
 #include "env_dock.h"
 #include "graph_view.h"
+#include "gui_run.h"
+#include "gui_test_main.h"
 #include "line_plot.h"
 #include "main_window.h"
 #include "memory_dock.h"
@@ -65,16 +67,8 @@ class PanelsTest : public QObject {
 
   // One run with the Run dock's settings; waits for its memory sample too.
   ui::RunResultPtr run(bool benchmark = false) {
-    QSignalSpy done(win_.get(), &ui::MainWindow::runFinished);
-    QSignalSpy failed(win_.get(), &ui::MainWindow::runFailed);
-    win_->run_model(benchmark);
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, kTimeoutMs); }();
-    if (failed.count()) {
-      QTest::qFail(qPrintable("run failed: " + failed.at(0).at(0).toString()), __FILE__, __LINE__);
-      return nullptr;
-    }
-    if (done.isEmpty()) return nullptr;
-    auto r = done.at(0).at(0).value<ui::RunResultPtr>();
+    auto r = test::run_and_wait(*win_, benchmark);
+    if (!r) return nullptr;
     [&] { QTRY_VERIFY_WITH_TIMEOUT(sample_of(r->id) >= 0, kTimeoutMs); }();
     return r;
   }
@@ -367,5 +361,7 @@ class PanelsTest : public QObject {
   void cleanupTestCase() { win_.reset(); }
 };
 
-QTEST_MAIN(PanelsTest)
+int main(int argc, char** argv) {
+  return tfjsi::test::run_gui_suite<PanelsTest>(argc, argv, "tfjs-inspector-test");
+}
 #include "panels_test.moc"

@@ -15,8 +15,10 @@
 #include <QSurfaceFormat>
 #include <QTreeWidget>
 #include <cmath>
+#include <fstream>
 
 #include "graph_view.h"
+#include "gui_run.h"
 #include "gui_test_main.h"
 #include "io/deterministic_input.h"
 #include "io/npy.h"
@@ -76,17 +78,7 @@ class RunTest : public QObject {
   }
 
   // Runs with the dock's settings and returns the result; fails the test if the run fails.
-  ui::RunResultPtr run(bool benchmark = false) {
-    QSignalSpy done(win_.get(), &ui::MainWindow::runFinished);
-    QSignalSpy failed(win_.get(), &ui::MainWindow::runFailed);
-    win_->run_model(benchmark);
-    [&] { QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, kTimeoutMs); }();
-    if (failed.count()) {
-      QTest::qFail(qPrintable("run failed: " + failed.at(0).at(0).toString()), __FILE__, __LINE__);
-      return nullptr;
-    }
-    return done.at(0).at(0).value<ui::RunResultPtr>();
-  }
+  ui::RunResultPtr run(bool benchmark = false) { return test::run_and_wait(*win_, benchmark); }
 
   // Picks a backend in the chooser; with "run again on change" on, that runs the model.
   ui::RunResultPtr switch_to(const QString& backend, bool fp16) {
@@ -156,6 +148,36 @@ class RunTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(dock()->backend_combo()->count() >= 3, kTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(win_->graph_view()->has_layout(), kTimeoutMs);
     QCOMPARE(graph().inputs.size(), std::size_t{1});
+  }
+
+  // The Run dock's result line says where things stand: no model, ready, running, the time of
+  // the run just done (a failed run is checked in wrongNpyShapeNamesTheInput).
+  void runDockTextFollowsTheState() {
+    {
+      ui::MainWindow empty;
+      QVERIFY(empty.run_dock()->result_label()->text().contains("No model open"));
+      QVERIFY(!empty.run_dock()->run_button()->isEnabled());
+    }
+    QLabel* text = dock()->result_label();
+    QVERIFY2(text->text().startsWith("Ready"), qPrintable(text->text()));
+    QVERIFY(text->text().contains(
+        QString::fromStdString(win_->model()->bundle.model_json.filename().string())));
+    const int cpu = dock()->backend_combo()->findData("cpu");
+    dock()->backend_combo()->setCurrentIndex(cpu);
+    QVERIFY2(text->text().contains("on cpu"), qPrintable(text->text()));
+    QSignalSpy done(win_.get(), &ui::MainWindow::runFinished);
+    win_->run_model(false);
+    QVERIFY2(text->text().startsWith("Running on cpu"), qPrintable(text->text()));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
+    const auto r = done.at(0).at(0).value<ui::RunResultPtr>();
+    QVERIFY2(text->text().contains(QString("on cpu")) &&
+                 text->text().contains(QString::number(r->run_ms, 'f', 2) + " ms"),
+             qPrintable(text->text()));
+    // Opening a model again: ready for it, the old result gone.
+    QSignalSpy opened(win_.get(), &ui::MainWindow::modelOpened);
+    win_->open_model(QString::fromStdString(sample_.string()));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
+    QVERIFY2(text->text().startsWith("Ready"), qPrintable(text->text()));
   }
 
   void backendChooserSaysWhatCanRun() {
@@ -401,12 +423,51 @@ class RunTest : public QObject {
     QVERIFY2(msg.contains(QString::fromStdString(input_name())), qPrintable(msg));
     QVERIFY2(msg.contains("[1,10,10,1]"), qPrintable(msg));
     QVERIFY(dock()->result_label()->text().contains(QString::fromStdString(input_name())));
+    QVERIFY(dock()->result_label()->text().contains("Run failed"));
     QVERIFY(!win_->is_running());
     QVERIFY(dock()->run_button()->isEnabled());
     shot("run_bad_input");
     // Still usable.
     dock()->set_input(QString::fromStdString(input_name()), ui::InputKind::Generator);
     QVERIFY(run());
+  }
+
+  // File > Export Graph > As SVG keeps the run's colouring: the colours of the boxes and the
+  // legend are the ones the canvas shows.
+  void svgShowsTheRunColours() {
+    QVERIFY(switch_to("cpu", false));
+    const auto& c = win_->graph_view()->colouring();
+    QCOMPARE(c.mode(), viewers::NodeColouring::Mode::Categories);
+    const auto file = tmp_.path / "run.svg";
+    win_->graph_view()->export_svg(QString::fromStdString(file.string()));
+    std::ifstream in(file);
+    const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    QVERIFY(svg.find("Legend: " + c.title()) != std::string::npos);
+    auto css = [](std::uint32_t abgr) {  // the canvas's 0xAABBGGRR as SVG's #RRGGBB
+      return QString::asprintf("#%02X%02X%02X", abgr & 0xFF, (abgr >> 8) & 0xFF,
+                               (abgr >> 16) & 0xFF)
+          .toStdString();
+    };
+    QVERIFY(!c.categories().empty());
+    for (const auto& cat : c.categories()) {
+      // Once in the legend, and on the boxes of that category.
+      const std::string fill = "fill=\"" + css(cat.color) + "\"";
+      std::size_t n = 0;
+      for (auto at = svg.find(fill); at != std::string::npos; at = svg.find(fill, at + 1)) ++n;
+      QVERIFY2(n >= 2, cat.name.c_str());
+      QVERIFY2(svg.find(cat.name + "  (" + std::to_string(cat.count) + ")") != std::string::npos,
+               cat.name.c_str());
+    }
+    // Time colouring: the value scale and its range.
+    dock()->colour_combo()->setCurrentIndex(
+        dock()->colour_combo()->findData(static_cast<int>(ui::GraphColour::Time)));
+    win_->graph_view()->export_svg(QString::fromStdString(file.string()));
+    std::ifstream in2(file);
+    const std::string svg2((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+    QVERIFY(svg2.find("Legend: " + c.title()) != std::string::npos);
+    QVERIFY(svg2.find("log10 scale") != std::string::npos);
+    dock()->colour_combo()->setCurrentIndex(
+        dock()->colour_combo()->findData(static_cast<int>(ui::GraphColour::Backend)));
   }
 
   void benchmarkReportsMedianMinFirst() {

@@ -11,6 +11,7 @@
 #include <QSpinBox>
 
 #include "graph_view.h"
+#include "gui_test_main.h"
 #include "main_window.h"
 #include "run_dock.h"
 #include "support/test_support.h"
@@ -137,5 +138,7 @@ class SecondModelTest : public QObject {
   void cleanupTestCase() { win_.reset(); }
 };
 
-QTEST_MAIN(SecondModelTest)
+int main(int argc, char** argv) {
+  return tfjsi::test::run_gui_suite<SecondModelTest>(argc, argv, "tfjs-inspector-test");
+}
 #include "second_model_test.moc"

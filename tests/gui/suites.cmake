@@ -10,14 +10,14 @@ target_link_libraries(gui_graph_scene_test PRIVATE tfjsi_viewers)
 
 # The canvas coloured by backend and by a per-node value, on a real model; legend placement.
 tfjsi_add_suite(gui_graph_colouring_test ${CMAKE_CURRENT_LIST_DIR}/graph_colouring_test.cpp)
-target_link_libraries(gui_graph_colouring_test PRIVATE tfjsi_viewers)
+target_link_libraries(gui_graph_colouring_test PRIVATE tfjsi_ui)
 
 tfjsi_add_suite(gui_run_test ${CMAKE_CURRENT_LIST_DIR}/run_test.cpp)
 target_link_libraries(gui_run_test PRIVATE tfjsi_ui)
 
 # Frame and layout times of the canvas on facemesh-attention and a synthetic 20000-node graph.
 tfjsi_add_suite(gui_graph_scale_test ${CMAKE_CURRENT_LIST_DIR}/graph_scale_test.cpp)
-target_link_libraries(gui_graph_scale_test PRIVATE tfjsi_viewers)
+target_link_libraries(gui_graph_scale_test PRIVATE tfjsi_ui)
 set_tests_properties(gui_graph_scale_test PROPERTIES TIMEOUT 900)
 
 # Opening by drag and drop of a model folder or model.json, and the Open Recent menu.
@@ -41,3 +41,9 @@ set_tests_properties(gui_panels_test PROPERTIES TIMEOUT 600)
 tfjsi_add_suite(gui_second_model_test ${CMAKE_CURRENT_LIST_DIR}/second_model_test.cpp)
 target_link_libraries(gui_second_model_test PRIVATE tfjsi_ui)
 set_tests_properties(gui_second_model_test PROPERTIES TIMEOUT 900)
+
+# The issue's newcomer path on a corpus model: open, run on cpu, xnnpack and gl, fp16, memory
+# flat across runs, the slowest node from the Profile panel, the fp16 check; a screenshot a step.
+tfjsi_add_suite(gui_newcomer_test ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cpp)
+target_link_libraries(gui_newcomer_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_newcomer_test PROPERTIES TIMEOUT 900)
