@@ -146,13 +146,14 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   run_row->addSpacing(8);
   run_row->addWidget(new QLabel(tr("Emulation:"), body));
   run_row->addWidget(rule_);
-  run_row->addWidget(use_gl_);
   run_row->addStretch(1);
   v->addLayout(run_row);
   auto* limits_row = new QHBoxLayout;
+  limits_row->addWidget(use_gl_);
+  limits_row->addSpacing(8);
   limits_row->addWidget(new QLabel(tr("Node threshold:"), body));
   limits_row->addWidget(threshold_);
-  limits_row->addWidget(new QLabel(tr("Output tolerance:"), body));
+  limits_row->addWidget(new QLabel(tr("Tolerance:"), body));
   limits_row->addWidget(tolerance_);
   limits_row->addStretch(1);
   v->addLayout(limits_row);
@@ -232,7 +233,7 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   // Node names are long: the column keeps a readable width and the table scrolls sideways.
   table_->horizontalHeader()->setSectionResizeMode(kNode, QHeaderView::Interactive);
-  table_->setColumnWidth(kNode, 260);
+  table_->setColumnWidth(kNode, 200);
   table_->setTextElideMode(Qt::ElideMiddle);
   table_->setSortingEnabled(true);
   split->addWidget(scroll);

@@ -157,9 +157,13 @@ void RunDock::show_idle() {
   }
   const QString where =
       backend + (backend == "gl" ? (fp16_->isChecked() ? " fp16" : " fp32") : QString());
+  // "model.json" alone says little: a bundle folder's name says which model.
+  const auto& json = model_->bundle.model_json;
+  const std::string name = json.filename() == "model.json" && json.has_parent_path()
+                               ? (json.parent_path().filename() / json.filename()).string()
+                               : json.filename().string();
   result_->setText(
-      tr("Ready: <b>Run</b> (F5) runs %1 on %2.")
-          .arg(qs(model_->bundle.model_json.filename().string()).toHtmlEscaped(), where));
+      tr("Ready: <b>Run</b> (F5) runs %1 on %2.").arg(qs(name).toHtmlEscaped(), where));
 }
 
 void RunDock::set_backends(const BackendList& backends) {

@@ -139,7 +139,7 @@ class RunTest : public QObject {
   void initTestCase() {
     sample_ = test::source_dir() / "resources" / "sample";
     win_ = std::make_unique<ui::MainWindow>();
-    win_->resize(1400, 900);
+    // The size the window picks for the screen (1280x800 in CI), as a user first sees it.
     win_->show();
     QVERIFY(QTest::qWaitForWindowExposed(win_.get()));
     QSignalSpy opened(win_.get(), &ui::MainWindow::modelOpened);
