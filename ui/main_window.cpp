@@ -368,8 +368,7 @@ void MainWindow::colour_graph() {
       (last_result_->backend == "gl" ? (last_result_->fp16 ? " fp16" : " fp32") : "");
   if (mode == GraphColour::Backend) {
     std::unordered_map<std::string, std::string> by_node;
-    for (const auto& n : last_result_->nodes)
-      by_node[n.node] = n.fallback ? "cpu fallback" : n.backend;
+    for (const auto& n : last_result_->nodes) by_node[n.node] = backend_category(n);
     graph_view_->set_node_categories(tr("Backend (run on %1)").arg(where), by_node);
   } else {
     std::unordered_map<std::string, double> ms;

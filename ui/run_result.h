@@ -37,6 +37,15 @@ struct NodeRun {
   double ms = 0;
 };
 
+// A node's category when the graph is coloured by backend. The executor runs a few nodes itself
+// (no backend kernel: Identity-like plumbing, control flow); the name says so, since "executor"
+// alone reads like a fourth backend.
+inline std::string backend_category(const NodeRun& n) {
+  if (n.fallback) return "cpu fallback";
+  if (n.backend == "executor") return "executor (no kernel)";
+  return n.backend;
+}
+
 struct NamedTensor {
   std::string name;
   HostTensor tensor;  // a deep copy: owned by the result alone

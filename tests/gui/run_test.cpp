@@ -120,7 +120,9 @@ class RunTest : public QObject {
       const int cat = c.category_of(node_index(n.node));
       QVERIFY(cat >= 0);
       QCOMPARE(c.categories()[static_cast<std::size_t>(cat)].name,
-               n.fallback ? std::string("cpu fallback") : n.backend);
+               n.fallback                ? std::string("cpu fallback")
+               : n.backend == "executor" ? std::string("executor (no kernel)")
+                                         : n.backend);
     }
     dock()->colour_combo()->setCurrentIndex(
         dock()->colour_combo()->findData(static_cast<int>(ui::GraphColour::Time)));
