@@ -57,6 +57,7 @@ ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ive
     s += "float lane_" + n + "(int n, int h, int w, int c) { return load_" + n +
          "(n, h, w, c >> 2)[c & 3]; }\n";
   }
+  if (!call.output) return s + std::string(shader_source("common.glsl"));
   const TexLayout& o = call.output->layout();
   s += def_layout("OUT", o);
   s += std::string("layout(") + (call.output->fp16() ? "rgba16f" : "rgba32f") +
@@ -410,20 +411,34 @@ void GlBackend::dispatch(const KernelCall& call) {
     throw ModelError("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
                      " textures, more than the driver's " +
                      std::to_string(lim.max_compute_texture_units));
-  // 8x8 fits every GL 4.3 driver (at least 1024 invocations); smaller only if the limits say so.
-  std::array<int, 2> local{8, 8};
-  for (int i = 0; i < 2; ++i) local[i] = std::min(local[i], lim.max_group_size[i]);
-  while (local[0] * local[1] > lim.max_group_invocations) local[1] = std::max(1, local[1] / 2);
-  const bool fp16 = call.output->fp16();
+  if (static_cast<GLint>(call.buffers.size()) > lim.max_compute_storage_blocks)
+    throw ModelError("gl backend: a kernel binds " + std::to_string(call.buffers.size()) +
+                     " storage buffers, more than the driver's " +
+                     std::to_string(lim.max_compute_storage_blocks));
+  if (!call.output && call.grid == std::array<std::int64_t, 3>{0, 0, 0})
+    throw std::logic_error("gl backend: " + call.shader + " has no output image and no grid");
+  // 8x8 (the default) fits every GL 4.3 driver (at least 1024 invocations); smaller only if the
+  // limits say so.
+  std::array<int, 2> local = call.local;
+  for (int i = 0; i < 2; ++i) local[i] = std::max(1, std::min(local[i], lim.max_group_size[i]));
+  while (local[0] * local[1] > lim.max_group_invocations) {
+    if (local[1] > 1)
+      local[1] = std::max(1, local[1] / 2);
+    else
+      local[0] = std::max(1, local[0] / 2);
+  }
+  const bool fp16 = call.output && call.output->fp16();
   const std::string body = call.extra + std::string(shader_source(call.shader));
   std::string source = prelude(call, fp16, local) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;
   CachedProgram& prog = programs_->get(source, fresh);
-  const TexLayout& o = call.output->layout();
   std::array<std::int64_t, 3> grid = call.grid;
-  if (grid == std::array<std::int64_t, 3>{0, 0, 0}) grid = {o.w, o.h, o.n * o.c4()};
+  if (grid == std::array<std::int64_t, 3>{0, 0, 0}) {
+    const TexLayout& o = call.output->layout();
+    grid = {o.w, o.h, o.n * o.c4()};
+  }
   std::array<std::int64_t, 3> groups{}, limit{};
   bool split = false;
   for (std::size_t i = 0; i < 3; ++i) {
@@ -446,8 +461,11 @@ void GlBackend::dispatch(const KernelCall& call) {
     glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
     glBindTexture(GL_TEXTURE_2D, call.inputs[i]->texture());
   }
-  glBindImageTexture(0, call.output->texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
-                     fp16 ? GL_RGBA16F : GL_RGBA32F);
+  if (call.output)
+    glBindImageTexture(0, call.output->texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                       fp16 ? GL_RGBA16F : GL_RGBA32F);
+  for (std::size_t i = 0; i < call.buffers.size(); ++i)
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(i), call.buffers[i]);
   // The uniform keeps its value in the program: set it on every dispatch, 0 when not cut.
   for (std::int64_t z = 0; z < groups[2]; z += limit[2])
     for (std::int64_t y = 0; y < groups[1]; y += limit[1])
@@ -462,7 +480,8 @@ void GlBackend::dispatch(const KernelCall& call) {
   if (split) ++stats_.split_dispatches;
   // The next kernel samples what this one stored; readback goes through a pixel buffer.
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT |
+                  (call.buffers.empty() ? 0 : GL_SHADER_STORAGE_BARRIER_BIT));
   ++stats_.dispatches;
   if (!prog.dispatched) {
     prog.dispatched = true;
@@ -479,6 +498,8 @@ void GlBackend::dispatch(const KernelCall& call) {
     glBindTexture(GL_TEXTURE_2D, 0);
   }
   glActiveTexture(GL_TEXTURE0);
+  for (std::size_t i = 0; i < call.buffers.size(); ++i)
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(i), 0);
   if (GLenum err = glGetError(); err != GL_NO_ERROR) {
     if (err == GL_CONTEXT_LOST) ctx_->mark_lost("GL_CONTEXT_LOST");
     check_lost(current_node_);

@@ -21,9 +21,14 @@ struct KernelCall {
   std::string defines;  // "#define OP 2\n..." (shapes, attributes): part of the program's key
   std::string extra;    // generated GLSL placed between the prelude and the shader body
   std::vector<const GlTensorData*> inputs;  // bound as samplers in0, in1, ...
-  GlTensorData* output = nullptr;           // bound as image out0
+  // Shader storage buffers bound at bindings 0, 1, ...; the shader declares their blocks.
+  std::vector<GLuint> buffers;
+  // Bound as image out0; null for a kernel that only writes buffers (it must give `grid`).
+  GlTensorData* output = nullptr;
   // Invocations along x, y, z; zeros mean one per output texel (W, H, N*C4).
   std::array<std::int64_t, 3> grid{0, 0, 0};
+  // Work group size along x and y, shrunk to the driver's limits when they are lower.
+  std::array<int, 2> local{8, 8};
 };
 
 class OpContext {
@@ -56,6 +61,10 @@ class OpContext {
   // A new output texture; checks it fits the driver's limits.
   std::shared_ptr<GlTensorData> output(const Shape& shape) const;
   void dispatch(const KernelCall& call) const { gl_.dispatch(call); }
+  const GlLimits& limits() const { return gl_.context()->limits(); }
+  // A new shader storage buffer of `bytes` (contents undefined); throws ModelError naming the node
+  // when the driver cannot make it.
+  GlObject storage_buffer(std::size_t bytes) const;
   // One output view.
   static std::vector<runtime::TensorView> result(std::shared_ptr<GlTensorData> d, Shape shape) {
     return {runtime::TensorView{std::move(d), DType::Float32, std::move(shape)}};

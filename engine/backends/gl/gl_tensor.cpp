@@ -34,7 +34,9 @@ bool fits(const Shape& shape, const GlLimits& limits) {
 std::size_t GlTensorData::bytes() const {
   if (!texture_) return host_ ? host_->byte_size() : 0;
   const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());
-  return texels * (fp16_ ? 8 : 16) + (repacked_ ? repacked_->bytes() : 0);
+  std::size_t packed = 0;
+  for (const PackedBuffer& b : packed_) packed += b.bytes;
+  return texels * (fp16_ ? 8 : 16) + (repacked_ ? repacked_->bytes() : 0) + packed;
 }
 
 GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16) {

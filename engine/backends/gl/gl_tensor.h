@@ -23,6 +23,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "backends/gl/gl_objects.h"
 #include "core/host_tensor.h"
@@ -83,6 +86,22 @@ class GlTensorData : public runtime::BackendData {
   // are repacked once, not every run.
   const std::shared_ptr<GlTensorData>& repacked() const { return repacked_; }
   void set_repacked(std::shared_ptr<GlTensorData> r) const { repacked_ = std::move(r); }
+  // The same kind of copy in a shader storage buffer (convolution weights laid out so that a
+  // kernel reads them with few contiguous loads); `key` names the layout and its parameters.
+  struct PackedBuffer {
+    std::string key;
+    GlObject buffer;
+    std::size_t bytes = 0;
+  };
+  const PackedBuffer* packed(std::string_view key) const {
+    for (const PackedBuffer& b : packed_)
+      if (b.key == key) return &b;
+    return nullptr;
+  }
+  const PackedBuffer& set_packed(PackedBuffer b) const {
+    packed_.push_back(std::move(b));
+    return packed_.back();
+  }
 
  private:
   GlObject texture_;
@@ -90,6 +109,7 @@ class GlTensorData : public runtime::BackendData {
   bool fp16_ = false;
   std::optional<HostTensor> host_;
   mutable std::shared_ptr<GlTensorData> repacked_;
+  mutable std::vector<PackedBuffer> packed_;
 };
 
 // A new, uninitialised texture for `layout`.

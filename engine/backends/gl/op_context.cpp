@@ -147,6 +147,21 @@ std::shared_ptr<GlTensorData> OpContext::output(const Shape& shape) const {
   }
 }
 
+GlObject OpContext::storage_buffer(std::size_t bytes) const {
+  while (glGetError() != GL_NO_ERROR) {
+    // Errors left by earlier calls are not this allocation's.
+  }
+  GlObject b(gl_.context(), GlKind::Buffer);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.id());
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STATIC_DRAW);
+  const GLenum err = glGetError();
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  if (err != GL_NO_ERROR)
+    fail("cannot make a storage buffer of " + std::to_string(bytes) + " bytes (GL error " +
+         std::to_string(err) + ")");
+  return b;
+}
+
 std::vector<std::int64_t> OpContext::int_list(std::string_view key,
                                               std::vector<std::int64_t> fb) const {
   return node_int_list(node_, key, std::move(fb));

@@ -100,6 +100,37 @@ std::array<std::int64_t, 3> gemm_grid(std::int64_t rows, std::int64_t cols, std:
   return {(rows + 31) / 32 * 8, ((cols + 3) / 4 + 7) / 8 * 8, batch};
 }
 
+// conv_direct.comp's tile: output pixels along a row and output slices per invocation.
+constexpr std::int64_t kConvPixels = 4;
+std::int64_t conv_slices(std::int64_t out_c4) {
+  return out_c4 >= 2 ? 2 : 1;
+}
+
+// The filter [KH][KW][IC][OC] as conv_direct.comp reads it, packed on the GPU at the first run
+// and kept with the filter's data; null when the driver's storage blocks cannot hold it.
+GLuint packed_conv_weights(OpContext& c, const Shape& f, std::int64_t slices) {
+  const std::int64_t icp = (f[2] + 3) / 4 * 4, oc4 = (f[3] + 3) / 4;
+  const std::int64_t oc4p = (oc4 + slices - 1) / slices * slices;
+  const std::int64_t rows = f[0] * f[1] * icp;
+  const std::int64_t bytes = rows * oc4p * 16;
+  if (bytes <= 0 || bytes > c.limits().max_storage_block_bytes ||
+      c.limits().max_compute_storage_blocks < 1)
+    return 0;
+  const GlTensorData& filter = c.tex(1);
+  const std::string key = "conv_direct:" + std::to_string(slices);
+  if (const auto* p = filter.packed(key)) return p->buffer.id();
+  GlTensorData::PackedBuffer packed{key, c.storage_buffer(static_cast<std::size_t>(bytes)),
+                                    static_cast<std::size_t>(bytes)};
+  KernelCall pack;
+  pack.shader = "pack_conv_weights.comp";
+  pack.inputs = {&filter};
+  pack.buffers = {packed.buffer.id()};
+  pack.defines = def("KH", f[0]) + def("KW", f[1]) + def("ICP", icp) + def("OC4P", oc4p);
+  pack.grid = {rows, oc4p, 1};
+  c.dispatch(pack);
+  return filter.set_packed(std::move(packed)).buffer.id();
+}
+
 std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   if (c.num_inputs() < 2) c.fail("needs input and filter");
   const Shape &x = c.shape(0), &f = c.shape(1);
@@ -110,6 +141,26 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   const Window w = window(c, x[1], x[2], f[0], f[1], c.int_list("strides", {1, 1, 1, 1}),
                           c.int_list("dilations", {1, 1, 1, 1}));
   const Shape out_shape{x[0], w.out_h, w.out_w, f[3]};
+  const std::int64_t slices = conv_slices((f[3] + 3) / 4);
+  if (const GLuint weights = packed_conv_weights(c, f, slices)) {
+    KernelCall call;
+    call.shader = "conv_direct.comp";
+    call.inputs = {&c.tex(0)};
+    call.buffers = {weights};
+    call.defines = window_defines(w) + def("PW", kConvPixels) + def("PS", slices);
+    // The epilogue reads bias and alpha as in2 and in3: in1 is bound to the filter texture, which
+    // this kernel does not read, to keep those numbers.
+    call.inputs.push_back(&c.tex(1));
+    add_epilogue(c, call, f[3], fused);
+    auto out = c.output(out_shape);
+    call.output = out.get();
+    // One row of 64 invocations per group: the slice block (y) is then the same for the group.
+    call.local = {64, 1};
+    const std::int64_t tiles = w.out_h * ((w.out_w + kConvPixels - 1) / kConvPixels);
+    call.grid = {tiles, ((f[3] + 3) / 4 + slices - 1) / slices, x[0]};
+    c.dispatch(call);
+    return OpContext::result(out, out_shape);
+  }
   KernelCall call;
   call.shader = "gemm_tiled.comp";
   call.inputs = {&c.tex(0), &c.tex(1)};

@@ -1,0 +1,76 @@
+// Conv2D (NHWC) without shared memory: each invocation computes PW output pixels along a row times
+// PS output slices (4 * PS channels), so that every input texel it fetches feeds 4 * PS output
+// channels of PW pixels, and every weight it loads feeds PW pixels. Weights come from a storage
+// buffer packed once by pack_conv_weights.comp:
+//   weights[((tap * IN0_C4 * 4 + ci) * OC4P) + s] = filter[kh][kw][ci][4s .. 4s + 3]
+// (tap = kh * KW + kw; zero past IN0_C and OUT_C; OC4P = slices rounded up to PS).
+// The slice block comes from the work group (group_id().y), so weight addresses are the same for
+// the whole group; x runs over (output row, pixel tile), z over the batch.
+// Summation is gemm_tiled.comp's: per output, one product at a time in (kh, kw, ci) order, each
+// exact and rounded once into the fp32 sum (fma() where it rounds once, doubles where it does not).
+// Taps past the input's edge add nothing.
+layout(std430, binding = 0) readonly buffer Weights { vec4 weights[]; };
+
+#define OWT ((OUT_W + PW - 1) / PW)
+#define OC4P (((OUT_C4 + PS - 1) / PS) * PS)
+
+// True when fma() rounds once. The operands come from a built-in so the compiler cannot fold the
+// test: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is rounded first.
+// A backend that probed its driver says so with FMA_ROUNDS_ONCE, which drops the other path.
+bool fma_rounds_once() {
+#ifdef FMA_ROUNDS_ONCE
+  return FMA_ROUNDS_ONCE != 0;
+#else
+  precise float x = 1.0 + float(gl_NumWorkGroups.x > 0u) * 2.44140625e-4;
+  precise float r = fma(x, x, -1.00048828125);
+  return r != 0.0;
+#endif
+}
+
+// One input lane (a float) times one weight vec4 into acc, rounded once per product.
+#define MAD_FMA(acc, xl, wv) acc = fma(vec4(xl), wv, acc)
+#define MAD_F64(acc, xl, wv) acc = vec4(dvec4(acc) + double(xl) * dvec4(wv))
+
+#define TAPS(MAD)                                                                   \
+  for (int kh = 0; kh < KH; ++kh) {                                                 \
+    int ih = oh * SH - PAD_T + kh * DH;                                             \
+    if (ih < 0 || ih >= IN0_H) continue;                                            \
+    for (int kw = 0; kw < KW; ++kw) {                                               \
+      int base = ((kh * KW + kw) * IN0_C4 * 4) * OC4P + s0;                         \
+      for (int c4 = 0; c4 < IN0_C4; ++c4) {                                         \
+        vec4 x[PW];                                                                 \
+        for (int p = 0; p < PW; ++p) {                                              \
+          int iw = (ow0 + p) * SW - PAD_L + kw * DW;                                \
+          x[p] = (iw >= 0 && iw < IN0_W) ? load_in0(n, ih, iw, c4) : vec4(0.0);     \
+        }                                                                           \
+        for (int j = 0; j < 4; ++j) {                                               \
+          int wi = base + (c4 * 4 + j) * OC4P;                                      \
+          for (int k = 0; k < PS; ++k) {                                            \
+            vec4 wv = weights[wi + k];                                              \
+            for (int p = 0; p < PW; ++p) MAD(acc[p * PS + k], x[p][j], wv);         \
+          }                                                                         \
+        }                                                                           \
+      }                                                                             \
+    }                                                                               \
+  }
+
+void main() {
+  int t = global_id().x;
+  if (t >= OUT_H * OWT) return;
+  int oh = t / OWT, ow0 = (t - oh * OWT) * PW;
+  int s0 = group_id().y * PS, n = group_id().z;
+  precise vec4 acc[PW * PS];
+  for (int i = 0; i < PW * PS; ++i) acc[i] = vec4(0.0);
+  // One branch around the whole loop: llvmpipe pays for a branch inside it on every pass.
+  if (fma_rounds_once()) {
+    TAPS(MAD_FMA)
+  } else {
+    TAPS(MAD_F64)
+  }
+  for (int k = 0; k < PS; ++k) {
+    int s = s0 + k;
+    if (s >= OUT_C4) break;
+    for (int p = 0; p < PW; ++p)
+      if (ow0 + p < OUT_W) store_out(n, oh, ow0 + p, s, epilogue(acc[p * PS + k], s));
+  }
+}
