@@ -6,7 +6,7 @@ backends `tfjsi env` says are available, in the order cpu, xnnpack, gl). The run
 thirds; the first third is warm-up (weights copied to each backend, programs compiled, heap and
 pools at their working size). After it:
   - live tensors, data bytes and GL objects are exactly equal on every run of the same backend
-    (and memcheck's own verdict, which asks the same from the end of the first cycle, holds);
+    (and memcheck's own verdict, which asks the same from the end of the second cycle, holds);
   - no tensor made by a run is still alive after it (memcheck's "leaked" list is empty);
   - resident memory (VmRSS): the last third's maximum is at most the middle third's maximum
     plus --rss-slack-kib (default 1024);

@@ -85,6 +85,12 @@ class Backend {
                                       const RunContext& ctx) = 0;
 
   virtual BackendMemory memory() const { return {}; }
+
+  // A run on this backend ended (done or failed): caches of what runs make may free what this
+  // run did not use.
+  virtual void end_run() {}
+  // Frees every cache that is rebuilt on demand (Engine::reset_memory()).
+  virtual void trim_caches() {}
 };
 
 }  // namespace tfjsi::runtime

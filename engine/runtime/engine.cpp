@@ -296,6 +296,7 @@ std::size_t Engine::reset_memory() {
   for (TensorId id : unkept) dispose(Tensor(this, id));
   // A disposed tensor may still be listed in an open scope; end_scope() skips ids it cannot find.
   buffer_pool_->trim();
+  for (auto& b : backends_) b->trim_caches();
   reset_peak();
   return unkept.size();
 }

@@ -141,8 +141,9 @@ class Engine {
   std::size_t peak_bytes() const { return peak_bytes_; }
   void reset_peak() { peak_bytes_ = live_bytes_; }
   // Disposes every live tensor not exempted with keep() (what runs and scopes left behind; the
-  // weights stay), frees the buffer pool's cached storage and restarts the peak. Returns how many
-  // tensors it disposed. The GUI's memory Reset calls it between runs.
+  // weights stay), frees the buffer pool's cached storage and the backends' rebuildable caches
+  // (Backend::trim_caches) and restarts the peak. Returns how many tensors it disposed. The GUI's
+  // memory Reset calls it between runs.
   std::size_t reset_memory();
 
   // ---- observers (not owned; remove before destroying them) ----

@@ -655,6 +655,7 @@ std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
     ~Finish() {
       for (Observer* o : e.observers()) o->run_finished();
       e.buffer_pool().end_round();
+      e.backend().end_run();
     }
   } finish{engine_};
   auto attempt = [&](std::vector<Value> feeds_now) {

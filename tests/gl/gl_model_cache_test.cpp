@@ -1,7 +1,9 @@
 // Caches on a real model (corpus blazeface) on gl: a second run in the same process builds no
 // program and uploads no weight (only the model's input crosses to gl); a second engine whose
 // backend shares the first one's disk folder loads every program from there and compiles none; the
-// model token defaults to a hash of the bundle's files.
+// model token defaults to a hash of the bundle's files; textures of a run are recycled by the next
+// (none made, same outputs from textures holding the last run's data), sizes a run did not use are
+// freed at its end, and the engine's memory reset frees them all.
 #include <QtTest>
 
 #include "backends/all_backends.h"
@@ -100,6 +102,84 @@ class GlModelCacheTest : public QObject {
     QCOMPARE(cs.compiled, compiled_before);
     QVERIFY(cs.disk_loaded > 0);
     QCOMPARE(cs.disk_rejected, std::int64_t{0});
+  }
+
+  void texturesAreRecycledAcrossRuns() {
+    GlEngine e(cache_.path);
+    runtime::Executor ex(e.engine, graph_);
+    int float_inputs = 0;
+    const auto in = inputs_of(graph_, float_inputs);
+    const auto first = ex.run(in);
+    ex.run(in);  // weights may have taken textures freed by the first run: the pool fills here
+    const gl::TexturePool& pool = e.gl->texture_pool();
+    const std::size_t created = pool.created();
+    const auto textures = gl::live_gl_objects().textures;
+    QVERIFY(pool.cached_textures() > 0);
+    // Other inputs, then the first ones again: every texture comes from the pool, its old
+    // contents never show through.
+    runtime::NamedTensors other;
+    for (const auto& [name, t] : in) {
+      HostTensor flipped = HostTensor::zeros(t.dtype, t.shape);  // its own storage
+      const auto src = t.values<float>();
+      auto dst = flipped.mutable_values<float>();
+      for (std::size_t k = 0; k < src.size(); ++k) dst[k] = 1.0f - src[k];
+      other[name] = std::move(flipped);
+    }
+    const auto between = ex.run(other);
+    const auto third = ex.run(in);
+    QCOMPARE(pool.created(), created);
+    QCOMPARE(gl::live_gl_objects().textures, textures);
+    QCOMPARE(first.size(), third.size());
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      const auto a = first[i].values<float>(), b = third[i].values<float>(),
+                 c = between[i].values<float>();
+      QVERIFY(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+      QVERIFY(!std::equal(a.begin(), a.end(), c.begin(), c.end()));
+    }
+
+    // A run on cpu leaves the gl pool alone; a gl run that no longer needs a size frees it.
+    e.engine.set_backend("cpu");
+    ex.run(in);
+    QCOMPARE(gl::live_gl_objects().textures, textures);
+    QVERIFY(pool.cached_textures() > 0);
+
+    // The memory reset frees every texture the pool keeps; the next run makes them again.
+    const std::size_t kept = pool.cached_textures();
+    e.engine.reset_memory();
+    QCOMPARE(pool.cached_textures(), std::size_t{0});
+    QCOMPARE(gl::live_gl_objects().textures, textures - static_cast<std::int64_t>(kept));
+    e.engine.set_backend("gl");
+    const auto again = ex.run(in);
+    QVERIFY(pool.created() > created);
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      const auto a = first[i].values<float>(), b = again[i].values<float>();
+      QVERIFY(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+    }
+  }
+
+  void poolDropsSizesARoundDidNotUse() {
+    GlEngine e(cache_.path);
+    const auto& ctx = e.gl->context();
+    gl::TexturePool pool;
+    const gl::TexLayout a{1, 3, 5, 6}, b{1, 7, 2, 4};
+    const auto textures = gl::live_gl_objects().textures;
+    const gl::TexturePool::Key ka{a.tex_width(), a.tex_height(), false};
+    const gl::TexturePool::Key kb{b.tex_width(), b.tex_height(), true};
+    pool.give(pool.take(ctx, a, false), ka);
+    pool.give(pool.take(ctx, b, true), kb);
+    QCOMPARE(pool.created(), std::size_t{2});
+    QCOMPARE(pool.cached_bytes(), ka.bytes() + kb.bytes());
+    pool.end_round();  // both were asked for in this round: kept
+    QCOMPARE(pool.cached_textures(), std::size_t{2});
+    pool.give(pool.take(ctx, a, false), ka);  // a recycled, b not asked for
+    QCOMPARE(pool.created(), std::size_t{2});
+    pool.end_round();
+    QCOMPARE(pool.cached_textures(), std::size_t{1});
+    QCOMPARE(pool.cached_bytes(), ka.bytes());
+    QCOMPARE(gl::live_gl_objects().textures, textures + 1);
+    pool.trim();
+    QCOMPARE(pool.cached_textures(), std::size_t{0});
+    QCOMPARE(gl::live_gl_objects().textures, textures);
   }
 
   void modelTokenDefaultsToBundleHash() {

@@ -88,6 +88,7 @@ bool PendingRead::ready() {
 GlBackend::GlBackend() = default;
 
 GlBackend::~GlBackend() {
+  textures_->trim();
   timings_.clear();
   programs_.reset();
 }
@@ -131,6 +132,8 @@ bool GlBackend::probe_float32() {
   call.output = tex.get();
   dispatch(call);
   HostTensor back = download({tex, DType::Float32, {1, 1, 1, 4}});
+  tex.reset();
+  textures_->trim();  // the probe's texture is no tensor's: do not keep it for the first run
   const auto v = back.values<float>();
   stats_ = {};
   return v[0] == probe && v[3] == probe;
@@ -221,6 +224,7 @@ void GlBackend::check_lost(const graph::Node* node) {
     availability_ = {false, "OpenGL context lost (" + why + ")" +
                                 (node ? " at node '" + node->name + "' (" + node->op + ")" : "")};
     timings_.clear();
+    textures_->trim();
   }
   throw BackendUnavailable("gl backend is not available: " + availability_.reason);
 }
@@ -237,7 +241,7 @@ std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp
     throw ModelError("gl backend: tensor of shape " + shape_to_string(shape) +
                      " does not fit a texture (rank <= 4, sides <= " +
                      std::to_string(ctx_->limits().max_texture_size) + " with panels)");
-  return std::make_shared<GlTensorData>(make_texture(ctx_, *l, fp16), *l, fp16);
+  return std::make_shared<GlTensorData>(textures_->take(ctx_, *l, fp16), *l, fp16, textures_);
 }
 
 std::shared_ptr<runtime::BackendData> GlBackend::upload(const HostTensor& host) {
@@ -512,9 +516,19 @@ void GlBackend::dispatch(const KernelCall& call) {
 runtime::BackendMemory GlBackend::memory() const {
   runtime::BackendMemory m;
   if (!programs_) return m;
-  m.bytes = programs_->binary_bytes();
-  m.details = std::to_string(programs_->size()) + " compute programs";
+  m.bytes = programs_->binary_bytes() + textures_->cached_bytes();
+  m.details = std::to_string(programs_->size()) + " compute programs, " +
+              std::to_string(textures_->cached_textures()) + " free textures kept for reuse (" +
+              std::to_string(textures_->cached_bytes() / 1024) + " KB)";
   return m;
+}
+
+void GlBackend::end_run() {
+  textures_->end_round();
+}
+
+void GlBackend::trim_caches() {
+  textures_->trim();
 }
 
 std::unique_ptr<runtime::Backend> make_gl_backend() {

@@ -84,6 +84,8 @@ class GlBackend : public runtime::Backend {
                                        std::span<const runtime::TensorView> inputs,
                                        const runtime::RunContext& ctx) override;
   runtime::BackendMemory memory() const override;
+  void end_run() override;
+  void trim_caches() override;
 
   // Asynchronous readback: start it, poll ready() from a UI loop, then finish (which waits only
   // if it is not ready yet).
@@ -115,6 +117,7 @@ class GlBackend : public runtime::Backend {
   // than the driver allows runs as several dispatches, each told its first group by a uniform.
   void dispatch(const KernelCall& call);
   std::shared_ptr<GlTensorData> new_texture(const Shape& shape, bool fp16);
+  const TexturePool& texture_pool() const { return *textures_; }
 
  private:
   void start();
@@ -129,6 +132,8 @@ class GlBackend : public runtime::Backend {
   runtime::Availability availability_;
   std::shared_ptr<GlContext> ctx_;
   std::unique_ptr<ProgramCache> programs_;
+  // Textures of tensors that died, for the next run's tensors of the same size.
+  std::shared_ptr<TexturePool> textures_ = std::make_shared<TexturePool>();
   std::filesystem::path cache_dir_;
   bool cache_dir_set_ = false;
   bool float32_capable_ = false;

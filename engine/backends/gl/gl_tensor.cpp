@@ -31,6 +31,11 @@ bool fits(const Shape& shape, const GlLimits& limits) {
   return with_panels(*l, limits.max_texture_size).has_value();
 }
 
+GlTensorData::~GlTensorData() {
+  if (auto pool = pool_.lock(); pool && texture_)
+    pool->give(std::move(texture_), {layout_.tex_width(), layout_.tex_height(), fp16_});
+}
+
 std::size_t GlTensorData::bytes() const {
   if (!texture_) return host_ ? host_->byte_size() : 0;
   const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());

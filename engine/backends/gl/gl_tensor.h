@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "backends/gl/gl_objects.h"
+#include "backends/gl/texture_pool.h"
 #include "core/host_tensor.h"
 #include "runtime/backend.h"
 
@@ -68,9 +69,13 @@ bool fits(const Shape& shape, const GlLimits& limits);
 // One tensor's data on the gl backend: a texture (float tensors) or a host copy (int32, bool).
 class GlTensorData : public runtime::BackendData {
  public:
-  GlTensorData(GlObject texture, TexLayout layout, bool fp16)
-      : texture_(std::move(texture)), layout_(layout), fp16_(fp16) {}
+  // A texture from `pool` goes back to it when the data dies (if the pool is still there).
+  GlTensorData(GlObject texture, TexLayout layout, bool fp16, std::weak_ptr<TexturePool> pool = {})
+      : texture_(std::move(texture)), layout_(layout), fp16_(fp16), pool_(std::move(pool)) {}
   explicit GlTensorData(HostTensor host) : host_(std::move(host)) {}
+  ~GlTensorData() override;
+  GlTensorData(const GlTensorData&) = delete;
+  GlTensorData& operator=(const GlTensorData&) = delete;
 
   std::size_t bytes() const override;
   bool on_host() const { return !texture_; }
@@ -107,6 +112,7 @@ class GlTensorData : public runtime::BackendData {
   GlObject texture_;
   TexLayout layout_;
   bool fp16_ = false;
+  std::weak_ptr<TexturePool> pool_;
   std::optional<HostTensor> host_;
   mutable std::shared_ptr<GlTensorData> repacked_;
   mutable std::vector<PackedBuffer> packed_;

@@ -1,0 +1,58 @@
+// Textures made during runs, recycled by size and format (the gl counterpart of core/buffer_pool.h,
+// and of TF.js's WebGL texture manager). A run makes and frees the same textures every time; a
+// driver that backs textures with heap memory (Mesa's llvmpipe) would otherwise allocate and free
+// megabytes per node, which costs page faults on every run and leaves the process's resident
+// memory to the allocator's fragmentation. Contents of a recycled texture are undefined, as those
+// of a new one are: every kernel writes each texel it reads back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "backends/gl/gl_objects.h"
+
+namespace tfjsi::gl {
+
+struct TexLayout;
+
+class TexturePool {
+ public:
+  // One size and format: the texture's width and height in texels, and RGBA16F or RGBA32F.
+  struct Key {
+    std::int64_t width = 0, height = 0;
+    bool fp16 = false;
+    auto operator<=>(const Key&) const = default;
+    std::size_t bytes() const { return static_cast<std::size_t>(width * height) * (fp16 ? 8 : 16); }
+  };
+
+  // A texture of `key`, recycled when one is free, else made (make_texture's errors propagate).
+  GlObject take(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16);
+  // A texture that take() gave out comes back. Any thread may call this.
+  void give(GlObject texture, Key key) noexcept;
+  // Frees free textures of sizes that no take() asked for since the last call: what the model no
+  // longer uses (another model, other input shapes) does not stay cached.
+  void end_round();
+  // Frees every free texture.
+  void trim();
+
+  std::size_t cached_bytes() const;
+  std::size_t cached_textures() const;
+  // How many take() calls found nothing free and made a texture.
+  std::size_t created() const;
+
+ private:
+  struct Bucket {
+    std::vector<GlObject> free;
+    bool used = false;  // take() asked for this key since the last end_round()
+  };
+  mutable std::mutex mutex_;
+  std::map<Key, Bucket> buckets_;
+  std::size_t cached_bytes_ = 0, cached_textures_ = 0, created_ = 0;
+};
+
+}  // namespace tfjsi::gl
