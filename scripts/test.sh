@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds, and runs every test. This is the README's test command and
-# the only thing .ci/run calls.
-#   TFJSI_BUILD_DIR  build folder (default: build)
-#   TFJSI_SANITIZE=1 build with ASan+UBSan (in its own folder, default: build-asan)
+# the only thing .ci/run calls. Three passes, each a build folder of its own:
+#   1. the normal build (RelWithDebInfo) and the whole suite;
+#   2. the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer (any report fails);
+#   3. the libFuzzer targets, each for TFJSI_FUZZ_SECONDS (default 20).
+#   TFJSI_BUILD_DIR  folder of pass 1 (default: build)
+#   TFJSI_SANITIZE   1 (default): passes 1 and 2; 0: pass 1 only; only: pass 2 only
+#   TFJSI_FUZZ       1 (default): pass 3; 0: skip it
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -16,20 +20,25 @@ export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
 corpus=$(bash tests/fetch-corpus.sh)
 reference=$(bash tests/reference/make-data.sh)
 
-sanitize=OFF
-build="${TFJSI_BUILD_DIR:-build}"
-if [ "${TFJSI_SANITIZE:-0}" = 1 ]; then
-  sanitize=ON
-  build="${TFJSI_BUILD_DIR:-build-asan}"
+# configure_build_test DIR SANITIZE: configure, build and run the whole suite in DIR.
+configure_build_test() {
+  cmake -S . -B "$1" -G Ninja -DTFJSI_SANITIZE="$2" \
+    -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" >/dev/null
+  cmake --build "$1"
+  # GUI and GL tests need a display; xvfb-run gives them one even where no X server runs.
+  xvfb-run -a -s "-screen 0 1280x800x24" \
+    ctest --test-dir "$1" --output-on-failure -j "$(nproc)" --timeout 900
+}
+
+sanitize="${TFJSI_SANITIZE:-1}"
+if [ "$sanitize" != only ]; then
+  echo "test: the suite, normal build" >&2
+  configure_build_test "${TFJSI_BUILD_DIR:-build}" OFF
 fi
-
-cmake -S . -B "$build" -G Ninja -DTFJSI_SANITIZE=$sanitize \
-  -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" >/dev/null
-cmake --build "$build"
-
-# GUI and GL tests need a display; xvfb-run gives them one even where no X server runs.
-xvfb-run -a -s "-screen 0 1280x800x24" \
-  ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --timeout 900
+if [ "$sanitize" = 1 ] || [ "$sanitize" = only ]; then
+  echo "test: the suite under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
+  configure_build_test build-asan ON
+fi
 
 # The fuzz targets (clang + libFuzzer, ASan, UBSan), each run for TFJSI_FUZZ_SECONDS (default 20);
 # a crash fails and leaves its input in build-fuzz/artifacts/. TFJSI_FUZZ=0 skips them.
