@@ -175,8 +175,9 @@ def machine_peak():
     how = (f"{model}, {cores} cores as the OS sees them, {ghz:.2f} GHz (cpu MHz in /proc/cpuinfo), "
            f"{'AVX-512' if lanes == 16 else 'AVX2' if lanes == 8 else 'SSE'}: {lanes} fp32 lanes x "
            f"{fma_units} FMA units x {fma} flops per FMA = {per_core:.1f} GFLOP/s a core, "
-           f"{per_core * cores:.1f} GFLOP/s in all. An upper bound: turbo, AVX-512 down-clocking "
-           f"and the other tenants of this shared machine are not counted.")
+           f"{per_core * cores:.1f} GFLOP/s in all. A nominal figure, not a bound: a core that "
+           f"boosts above the reported clock can pass it, AVX-512 down-clocking and the other "
+           f"tenants of this shared machine pull the other way.")
     return per_core * cores, per_core, how
 
 
