@@ -74,6 +74,7 @@ int memcheck_command(std::span<const std::string> argv) {
   // backends' pools reach the most they hold at once (a texture freed in the first run may have
   // gone to a weight). From the end of the second cycle on, every run must leave exactly the same
   // tensors, bytes and GL objects behind.
+  const int settle_runs = 2 * static_cast<int>(cycle.size());
   std::optional<runtime::MemoryUse> settled;
   std::int64_t settled_gl = 0;
   bool stable = true;
@@ -86,7 +87,6 @@ int memcheck_command(std::span<const std::string> argv) {
     const auto gl_now = gl::live_gl_objects();
     const auto rss = process_memory().rss_kb;
     if (r == 0) rss_first = rss;
-    const int settle_runs = 2 * static_cast<int>(cycle.size());
     if (r + 1 == settle_runs) {
       settled = use;
       settled_gl = gl_now.total();

@@ -163,8 +163,8 @@ class GlModelCacheTest : public QObject {
     gl::TexturePool pool;
     const gl::TexLayout a{1, 3, 5, 6}, b{1, 7, 2, 4};
     const auto textures = gl::live_gl_objects().textures;
-    const gl::TexturePool::Key ka{a.tex_width(), a.tex_height(), false};
-    const gl::TexturePool::Key kb{b.tex_width(), b.tex_height(), true};
+    const gl::TexturePool::Key ka = gl::TexturePool::key_of(a, false);
+    const gl::TexturePool::Key kb = gl::TexturePool::key_of(b, true);
     pool.give(pool.take(ctx, a, false), ka);
     pool.give(pool.take(ctx, b, true), kb);
     QCOMPARE(pool.created(), std::size_t{2});

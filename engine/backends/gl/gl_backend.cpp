@@ -88,7 +88,6 @@ bool PendingRead::ready() {
 GlBackend::GlBackend() = default;
 
 GlBackend::~GlBackend() {
-  textures_->trim();
   timings_.clear();
   programs_.reset();
 }
@@ -125,15 +124,15 @@ bool GlBackend::probe_float32() {
   // Write a value that half floats cannot hold into an RGBA32F image and read it back: a driver
   // that stores fp32 textures at lower precision fails this.
   const float probe = 1.0f + 1.0f / 1048576.0f;
-  auto tex = new_texture({1, 1, 1, 4}, false);
+  // Not from the pool: the probe's texture is no tensor's, and no run should find it there.
+  const TexLayout layout{1, 1, 1, 4};
+  auto tex = std::make_shared<GlTensorData>(make_texture(ctx_, layout, false), layout, false);
   KernelCall call;
   call.shader = "fill.comp";
   call.defines = def("VALUE", probe);
   call.output = tex.get();
   dispatch(call);
   HostTensor back = download({tex, DType::Float32, {1, 1, 1, 4}});
-  tex.reset();
-  textures_->trim();  // the probe's texture is no tensor's: do not keep it for the first run
   const auto v = back.values<float>();
   stats_ = {};
   return v[0] == probe && v[3] == probe;

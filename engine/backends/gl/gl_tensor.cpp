@@ -33,7 +33,7 @@ bool fits(const Shape& shape, const GlLimits& limits) {
 
 GlTensorData::~GlTensorData() {
   if (auto pool = pool_.lock(); pool && texture_)
-    pool->give(std::move(texture_), {layout_.tex_width(), layout_.tex_height(), fp16_});
+    pool->give(std::move(texture_), TexturePool::key_of(layout_, fp16_));
 }
 
 std::size_t GlTensorData::bytes() const {

@@ -4,9 +4,13 @@
 
 namespace tfjsi::gl {
 
+TexturePool::Key TexturePool::key_of(const TexLayout& layout, bool fp16) {
+  return {layout.tex_width(), layout.tex_height(), fp16};
+}
+
 GlObject TexturePool::take(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout,
                            bool fp16) {
-  const Key key{layout.tex_width(), layout.tex_height(), fp16};
+  const Key key = key_of(layout, fp16);
   {
     std::lock_guard lock(mutex_);
     Bucket& b = buckets_[key];

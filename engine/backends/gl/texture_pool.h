@@ -29,8 +29,10 @@ class TexturePool {
     auto operator<=>(const Key&) const = default;
     std::size_t bytes() const { return static_cast<std::size_t>(width * height) * (fp16 ? 8 : 16); }
   };
+  // The key of the texture that holds `layout`.
+  static Key key_of(const TexLayout& layout, bool fp16);
 
-  // A texture of `key`, recycled when one is free, else made (make_texture's errors propagate).
+  // A texture for `layout`, recycled when one is free, else made (make_texture's errors propagate).
   GlObject take(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16);
   // A texture that take() gave out comes back. Any thread may call this.
   void give(GlObject texture, Key key) noexcept;
