@@ -26,7 +26,9 @@ configure_build_test() {
     -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" >/dev/null
   cmake --build "$1"
   # GUI and GL tests need a display; xvfb-run gives them one even where no X server runs.
-  xvfb-run -a -s "-screen 0 1280x800x24" \
+  # -noreset: by default the server resets when its last client leaves, and a suite connecting
+  # during that reset is dropped ("could not connect to display") although the server is fine.
+  xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
     ctest --test-dir "$1" --output-on-failure -j "$(nproc)" --timeout 900
 }
 
