@@ -17,6 +17,20 @@ class GlKernelsTest : public QObject {
     return test::random_tensor(std::move(s), seed_++, lo, hi);
   }
 
+  // Sets the storage block limit the kernels see for its lifetime: 1 byte sends the kernels that
+  // read packed weights from a storage buffer (conv_direct, depthwise_direct) down their texture
+  // path (gemm_tiled, depthwise), as on a driver whose storage blocks are too small.
+  struct StorageBlockLimit {
+    gl::GlBackend& gl;
+    StorageBlockLimit(gl::GlBackend& g, std::int64_t bytes) : gl(g) {
+      gl.test_hooks().max_storage_block_bytes = bytes;
+    }
+    ~StorageBlockLimit() { gl.test_hooks().max_storage_block_bytes = 0; }
+  };
+  static std::string path_name(std::int64_t limit) {
+    return limit ? " [texture path]" : " [storage buffer path]";
+  }
+
   static bool broadcasts_to(const Shape& from, const Shape& to) {
     if (from.size() > to.size()) return false;
     for (std::size_t i = 0; i < from.size(); ++i) {
@@ -154,27 +168,31 @@ class GlKernelsTest : public QObject {
                                                       {"BiasAdd", "Prelu"},
                                                       {"BiasAdd", "Elu"},
                                                       {"BiasAdd", "Sigmoid"}};
-    for (const Case& c : cases)
-      for (const auto& ops : fused) {
-        Node n = test::make_node(ops.empty() ? "Conv2D" : "_FusedConv2D", 2);
-        n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
-        n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
-        n.attrs["padding"] = c.pad;
-        if (!c.explicit_pads.empty()) n.attrs["explicit_paddings"] = c.explicit_pads;
-        std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
-        if (!ops.empty()) {
-          n.attrs["fused_ops"] = ops;
-          n.attrs["leakyrelu_alpha"] = 0.3f;
-          in.push_back(rnd({c.f[3]}));
-          if (ops.size() > 1 && ops[1] == "Prelu") in.push_back(rnd({c.f[3]}));
-          n.attrs["num_args"] = static_cast<std::int64_t>(in.size() - 2);
-          for (std::size_t i = 2; i < in.size(); ++i) n.inputs.push_back({static_cast<int>(i), 0});
+    for (const std::int64_t limit : {0, 1})
+      for (const Case& c : cases)
+        for (const auto& ops : fused) {
+          const StorageBlockLimit lowered(*f.gl, limit);
+          Node n = test::make_node(ops.empty() ? "Conv2D" : "_FusedConv2D", 2);
+          n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
+          n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
+          n.attrs["padding"] = c.pad;
+          if (!c.explicit_pads.empty()) n.attrs["explicit_paddings"] = c.explicit_pads;
+          std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
+          if (!ops.empty()) {
+            n.attrs["fused_ops"] = ops;
+            n.attrs["leakyrelu_alpha"] = 0.3f;
+            in.push_back(rnd({c.f[3]}));
+            if (ops.size() > 1 && ops[1] == "Prelu") in.push_back(rnd({c.f[3]}));
+            n.attrs["num_args"] = static_cast<std::int64_t>(in.size() - 2);
+            for (std::size_t i = 2; i < in.size(); ++i)
+              n.inputs.push_back({static_cast<int>(i), 0});
+          }
+          check(n, in,
+                n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + " s" +
+                    std::to_string(c.stride) + " " + c.pad + (ops.size() > 1 ? " " + ops[1] : "") +
+                    path_name(limit));
+          if (QTest::currentTestFailed()) return;
         }
-        check(n, in,
-              n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + " s" +
-                  std::to_string(c.stride) + " " + c.pad + (ops.size() > 1 ? " " + ops[1] : ""));
-        if (QTest::currentTestFailed()) return;
-      }
   }
 
   void depthwise() {
@@ -184,26 +202,33 @@ class GlKernelsTest : public QObject {
       std::string pad;
       std::int64_t dilation = 1;
     };
-    const std::vector<Case> cases{{{1, 7, 7, 5}, {3, 3, 5, 1}, 1, "SAME"},
-                                  {{2, 9, 8, 3}, {3, 3, 3, 2}, 2, "SAME"},
-                                  {{1, 8, 8, 8}, {5, 5, 8, 1}, 2, "VALID"},
-                                  {{1, 9, 9, 6}, {3, 3, 6, 1}, 1, "SAME", 2}};
-    for (const Case& c : cases)
-      for (bool fused : {false, true}) {
-        Node n = test::make_node(fused ? "FusedDepthwiseConv2dNative" : "DepthwiseConv2dNative", 2);
-        n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
-        n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
-        n.attrs["padding"] = c.pad;
-        std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
-        if (fused) {
-          n.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu6"};
-          n.attrs["num_args"] = std::int64_t{1};
-          n.inputs.push_back({2, 0});
-          in.push_back(rnd({c.f[2] * c.f[3]}, -2.f, 2.f));
+    // Widths that leave a partial tile of output pixels, a map wider than one work group, batch
+    // above 1 with a multiplier of 1, channels that leave a partial slice.
+    const std::vector<Case> cases{
+        {{1, 7, 7, 5}, {3, 3, 5, 1}, 1, "SAME"},   {{2, 9, 8, 3}, {3, 3, 3, 2}, 2, "SAME"},
+        {{1, 8, 8, 8}, {5, 5, 8, 1}, 2, "VALID"},  {{1, 9, 9, 6}, {3, 3, 6, 1}, 1, "SAME", 2},
+        {{2, 10, 11, 9}, {3, 3, 9, 1}, 2, "SAME"}, {{1, 3, 301, 4}, {3, 3, 4, 1}, 1, "SAME"}};
+    for (const std::int64_t limit : {0, 1})
+      for (const Case& c : cases)
+        for (bool fused : {false, true}) {
+          const StorageBlockLimit lowered(*f.gl, limit);
+          Node n =
+              test::make_node(fused ? "FusedDepthwiseConv2dNative" : "DepthwiseConv2dNative", 2);
+          n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
+          n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
+          n.attrs["padding"] = c.pad;
+          std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
+          if (fused) {
+            n.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu6"};
+            n.attrs["num_args"] = std::int64_t{1};
+            n.inputs.push_back({2, 0});
+            in.push_back(rnd({c.f[2] * c.f[3]}, -2.f, 2.f));
+          }
+          check(
+              n, in,
+              n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + path_name(limit));
+          if (QTest::currentTestFailed()) return;
         }
-        check(n, in, n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f));
-        if (QTest::currentTestFailed()) return;
-      }
   }
 
   void conv2d_backprop_input() {

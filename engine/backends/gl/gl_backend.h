@@ -64,6 +64,9 @@ struct GlTestHooks {
   // Work-group count limits below the driver's, per axis (0: the driver's), so that tests can
   // force a dispatch to be cut into several.
   std::array<std::int64_t, 3> max_group_count{0, 0, 0};
+  // A storage block size below the driver's (0: the driver's), so that tests can send the kernels
+  // that read packed weights from a storage buffer down their texture path.
+  std::int64_t max_storage_block_bytes = 0;
 };
 
 class GlBackend : public runtime::Backend {

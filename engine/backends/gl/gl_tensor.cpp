@@ -41,7 +41,7 @@ std::size_t GlTensorData::bytes() const {
   const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());
   std::size_t packed = 0;
   for (const PackedBuffer& b : packed_) packed += b.bytes;
-  return texels * (fp16_ ? 8 : 16) + (repacked_ ? repacked_->bytes() : 0) + packed;
+  return texels * (fp16_ ? 8 : 16) + packed;
 }
 
 GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16) {

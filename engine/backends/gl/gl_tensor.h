@@ -86,13 +86,10 @@ class GlTensorData : public runtime::BackendData {
   // kernels can read scalar parameters (PadV2's value) without a GPU round trip.
   const std::optional<HostTensor>& host() const { return host_; }
   void set_host(HostTensor h) { host_ = std::move(h); }
-  // A copy of this tensor in the layout a kernel prefers (depthwise filters with channels in
-  // texel lanes), made by the first kernel that needs it and kept as long as the data: weights
-  // are repacked once, not every run.
-  const std::shared_ptr<GlTensorData>& repacked() const { return repacked_; }
-  void set_repacked(std::shared_ptr<GlTensorData> r) const { repacked_ = std::move(r); }
-  // The same kind of copy in a shader storage buffer (convolution weights laid out so that a
-  // kernel reads them with few contiguous loads); `key` names the layout and its parameters.
+  // A copy of this tensor in a shader storage buffer, in the layout a kernel prefers
+  // (convolution weights laid out so that a kernel reads them with few contiguous loads), made by
+  // the first kernel that needs it and kept as long as the data: weights are repacked once, not
+  // every run. `key` names the layout and its parameters.
   struct PackedBuffer {
     std::string key;
     GlObject buffer;
@@ -114,7 +111,6 @@ class GlTensorData : public runtime::BackendData {
   bool fp16_ = false;
   std::weak_ptr<TexturePool> pool_;
   std::optional<HostTensor> host_;
-  mutable std::shared_ptr<GlTensorData> repacked_;
   mutable std::vector<PackedBuffer> packed_;
 };
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -135,6 +136,13 @@ float OpContext::scalar(std::size_t i) const {
   if (h.dtype == DType::Int32) return static_cast<float>(h.values<std::int32_t>()[0]);
   if (h.dtype == DType::Float32) return h.values<float>()[0];
   fail("input " + std::to_string(i) + " must be a number");
+}
+
+GlLimits OpContext::limits() const {
+  GlLimits l = gl_.context()->limits();
+  if (const std::int64_t lowered = gl_.test_hooks().max_storage_block_bytes; lowered > 0)
+    l.max_storage_block_bytes = std::min<GLint64>(l.max_storage_block_bytes, lowered);
+  return l;
 }
 
 std::shared_ptr<GlTensorData> OpContext::output(const Shape& shape) const {

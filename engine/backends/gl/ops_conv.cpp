@@ -1,6 +1,7 @@
 // Convolutions and matrix products: Conv2D, _FusedConv2D, DepthwiseConv2dNative,
 // FusedDepthwiseConv2dNative, Conv2DBackpropInput, MatMul, _FusedMatMul.
 #include <algorithm>
+#include <bit>
 #include <cctype>
 
 #include "backends/gl/gl_op.h"
@@ -173,6 +174,32 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   return OpContext::result(out, out_shape);
 }
 
+// depthwise_direct.comp's tile: output pixels along a row per invocation.
+constexpr std::int64_t kDepthwisePixels = 4;
+
+// A depthwise filter [KH][KW][C][1] as depthwise_direct.comp reads it, packed on the GPU at the
+// first run and kept with the filter's data; null when the driver's storage blocks cannot hold it.
+GLuint packed_depthwise_weights(OpContext& c, const Shape& f) {
+  const std::int64_t taps = f[0] * f[1], c4 = (f[2] + 3) / 4;
+  const std::int64_t bytes = taps * c4 * 16;
+  if (bytes <= 0 || bytes > c.limits().max_storage_block_bytes ||
+      c.limits().max_compute_storage_blocks < 1)
+    return 0;
+  const GlTensorData& filter = c.tex(1);
+  const std::string key = "depthwise_direct";
+  if (const auto* p = filter.packed(key)) return p->buffer.id();
+  GlTensorData::PackedBuffer packed{key, c.storage_buffer(static_cast<std::size_t>(bytes)),
+                                    static_cast<std::size_t>(bytes)};
+  KernelCall pack;
+  pack.shader = "pack_depthwise_weights.comp";
+  pack.inputs = {&filter};
+  pack.buffers = {packed.buffer.id()};
+  pack.defines = def("KH", f[0]) + def("KW", f[1]) + def("C4", c4);
+  pack.grid = {taps, c4, 1};
+  c.dispatch(pack);
+  return filter.set_packed(std::move(packed)).buffer.id();
+}
+
 std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
   if (c.num_inputs() < 2) c.fail("needs input and filter");
   const Shape &x = c.shape(0), &f = c.shape(1);
@@ -184,26 +211,25 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
                           c.int_list("dilations", {1, 1, 1, 1}));
   const Shape out_shape{x[0], w.out_h, w.out_w, f[2] * f[3]};
   KernelCall call;
-  call.shader = "depthwise.comp";
   call.inputs = {&c.tex(0), &c.tex(1)};
-  call.defines = window_defines(w) + def("MULT", f[3]);
-  if (f[3] == 1) {
-    // [KH][KW][C][1] holds one value per texel; its copy as [KH][KW][C] holds four channels.
-    const GlTensorData& filter = c.tex(1);
-    if (!filter.repacked() || filter.repacked()->fp16() != c.fp16()) {
-      const Shape packed{f[0], f[1], f[2]};
-      auto r = c.output(packed);
-      KernelCall copy;
-      copy.shader = "gather_lanes.comp";
-      copy.extra = "float source_lane(ivec4 o) { return lane_in0(o.y, o.z, o.w, 0); }\n";
-      copy.inputs = {&filter};
-      copy.output = r.get();
-      c.dispatch(copy);
-      filter.set_repacked(std::move(r));
-    }
-    call.inputs[1] = filter.repacked().get();
-    call.defines += def("PACKED", std::int64_t{1});
+  call.defines = window_defines(w);
+  const GLuint weights = f[3] == 1 ? packed_depthwise_weights(c, f) : 0;
+  if (weights) {
+    call.shader = "depthwise_direct.comp";
+    call.buffers = {weights};
+    call.defines += def("PW", kDepthwisePixels);
+    const std::int64_t tiles = w.out_h * ((w.out_w + kDepthwisePixels - 1) / kDepthwisePixels);
+    // One row of invocations per group, so the slice (y) is the group's; small maps get a
+    // smaller group rather than a mostly idle one.
+    call.local = {
+        static_cast<int>(std::clamp<std::int64_t>(std::bit_ceil(std::uint64_t(tiles)), 8, 64)), 1};
+    call.grid = {tiles, (f[2] + 3) / 4, x[0]};
+  } else {
+    call.shader = "depthwise.comp";
+    call.defines += def("MULT", f[3]);
   }
+  // in1 stays bound to the filter texture in both kernels, so that the epilogue's bias and alpha
+  // are in2 and in3.
   add_epilogue(c, call, out_shape[3], fused);
   auto out = c.output(out_shape);
   call.output = out.get();

@@ -31,3 +31,13 @@ vec4 activate(int act, vec4 x, vec4 alpha) {
   if (act == ACT_TANH) return act_tanh(x);
   return x;
 }
+
+// True when fma() rounds once (GPUs); llvmpipe rounds the product first. The kernels that must
+// round like TF.js cpu (each product exact, the sum rounded) use fma() then and doubles otherwise.
+// The operands come from a built-in so the compiler cannot fold the test:
+// (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is rounded first.
+bool fma_rounds_once() {
+  precise float x = 1.0 + float(gl_NumWorkGroups.x > 0u) * 2.44140625e-4;
+  precise float r = fma(x, x, -1.00048828125);
+  return r != 0.0;
+}

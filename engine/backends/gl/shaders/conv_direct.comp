@@ -14,18 +14,6 @@ layout(std430, binding = 0) readonly buffer Weights { vec4 weights[]; };
 #define OWT ((OUT_W + PW - 1) / PW)
 #define OC4P (((OUT_C4 + PS - 1) / PS) * PS)
 
-// True when fma() rounds once. The operands come from a built-in so the compiler cannot fold the
-// test: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is rounded first.
-// A backend that probed its driver says so with FMA_ROUNDS_ONCE, which drops the other path.
-bool fma_rounds_once() {
-#ifdef FMA_ROUNDS_ONCE
-  return FMA_ROUNDS_ONCE != 0;
-#else
-  precise float x = 1.0 + float(gl_NumWorkGroups.x > 0u) * 2.44140625e-4;
-  precise float r = fma(x, x, -1.00048828125);
-  return r != 0.0;
-#endif
-}
 
 // One input lane (a float) times one weight vec4 into acc, rounded once per product.
 #define MAD_FMA(acc, xl, wv) acc = fma(vec4(xl), wv, acc)

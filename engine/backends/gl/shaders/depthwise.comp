@@ -1,21 +1,10 @@
-// DepthwiseConv2dNative (NHWC, filter [KH][KW][C][MULT], or [KH][KW][C] when PACKED) with the fused
-// epilogue. Output channel oc = c * MULT + m.
+// DepthwiseConv2dNative (NHWC, filter [KH][KW][C][MULT]) with the fused epilogue, one output texel
+// per invocation: channel multipliers above 1, and multiplier 1 where depthwise_direct.comp's
+// weight buffer does not fit the driver's storage blocks. Output channel oc = c * MULT + m.
 // Taps are added row by row, one product at a time, each product exact and the sum rounded to fp32
 // after each: TF.js cpu's order and rounding, which deep models amplify (see gemm_tiled.comp).
 // That is fma() where it rounds once (GPUs) and doubles where it does not (llvmpipe).
 
-// True when fma() rounds once. The operands come from a built-in so the compiler cannot fold the
-// test: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is rounded first.
-// A backend that probed its driver may say so with FMA_ROUNDS_ONCE, which drops the other path.
-bool fma_rounds_once() {
-#ifdef FMA_ROUNDS_ONCE
-  return FMA_ROUNDS_ONCE != 0;
-#else
-  precise float x = 1.0 + float(gl_NumWorkGroups.x > 0u) * 2.44140625e-4;
-  precise float r = fma(x, x, -1.00048828125);
-  return r != 0.0;
-#endif
-}
 vec4 mad_fused(vec4 x, vec4 f, vec4 acc) {
   precise vec4 r = fma(x, f, acc);
   return r;
@@ -27,10 +16,7 @@ float mad_fused(float x, float f, float acc) {
 vec4 mad_f64(vec4 x, vec4 f, vec4 acc) { return vec4(dvec4(acc) + dvec4(x) * dvec4(f)); }
 float mad_f64(float x, float f, float acc) { return float(double(acc) + double(x) * double(f)); }
 
-#if defined(PACKED)
-// Filter repacked as [KH][KW][C]: four channels to a texel.
-#define TAP(MAD) acc = MAD(load_in0(n, ih, iw, s), load_in1(0, kh, kw, s), acc)
-#elif MULT == 1
+#if MULT == 1
 #define TAP(MAD)                                                  \
   {                                                               \
     vec4 x = load_in0(n, ih, iw, s);                              \

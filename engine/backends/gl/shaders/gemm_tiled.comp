@@ -53,18 +53,6 @@ void store_row(int row, int bz, int s, vec4 v) {
 }
 #endif
 
-// True when fma() rounds once. The operands come from a built-in so the compiler cannot fold the
-// test: (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is rounded first.
-// A backend that probed its driver may say so with FMA_ROUNDS_ONCE, which drops the other path.
-bool fma_rounds_once() {
-#ifdef FMA_ROUNDS_ONCE
-  return FMA_ROUNDS_ONCE != 0;
-#else
-  precise float x = 1.0 + float(gl_NumWorkGroups.x > 0u) * 2.44140625e-4;
-  precise float r = fma(x, x, -1.00048828125);
-  return r != 0.0;
-#endif
-}
 
 // Four products (lanes of a against rows b0..b3) into acc, one rounding each.
 #define FMA_STEPS(acc, a_in)                                                   \

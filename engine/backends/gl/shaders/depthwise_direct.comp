@@ -1,0 +1,53 @@
+// DepthwiseConv2dNative with a channel multiplier of 1 (what the converter emits) and the fused
+// epilogue. Each invocation computes PW output pixels along a row of one slice (four channels):
+// neighbouring pixels share input texels, so one row of NCOL texels feeds PW * KW taps, where one
+// pixel per invocation fetched a texel per tap. Weights come from a storage buffer packed once by
+// pack_depthwise_weights.comp, weights[tap * IN0_C4 + s] = filter[kh][kw][4s .. 4s + 3][0]
+// (tap = kh * KW + kw); the slice is the work group's (group_id().y), so a weight's address is
+// the same for the whole group. x runs over (output row, pixel tile), z over the batch.
+// Summation is depthwise.comp's: per output, taps in (kh, kw) order, each product exact and
+// rounded once into the fp32 sum. Taps past the input's edge are skipped, not multiplied by a
+// zero: an infinite weight (fp16 overflow) would make NaN of them.
+layout(std430, binding = 0) readonly buffer Weights { vec4 weights[]; };
+
+#define OWT ((OUT_W + PW - 1) / PW)
+#define NCOL ((PW - 1) * SW + (KW - 1) * DW + 1)
+
+#define MAD_FMA(acc, x, f) acc = fma(x, f, acc)
+#define MAD_F64(acc, x, f) acc = vec4(dvec4(acc) + dvec4(x) * dvec4(f))
+
+#define TAPS(MAD)                                                          \
+  for (int kh = 0; kh < KH; ++kh) {                                        \
+    int ih = oh * SH - PAD_T + kh * DH;                                    \
+    if (ih < 0 || ih >= IN0_H) continue;                                   \
+    vec4 x[NCOL];                                                          \
+    for (int i = 0; i < NCOL; ++i) {                                       \
+      int iw = iw0 + i;                                                    \
+      x[i] = (iw >= 0 && iw < IN0_W) ? load_in0(n, ih, iw, s) : vec4(0.0); \
+    }                                                                      \
+    for (int kw = 0; kw < KW; ++kw) {                                      \
+      vec4 f = weights[(kh * KW + kw) * IN0_C4 + s];                       \
+      for (int p = 0; p < PW; ++p) {                                       \
+        int i = p * SW + kw * DW;                                          \
+        if (iw0 + i >= 0 && iw0 + i < IN0_W) MAD(acc[p], x[i], f);          \
+      }                                                                    \
+    }                                                                      \
+  }
+
+void main() {
+  int t = global_id().x;
+  if (t >= OUT_H * OWT) return;
+  int oh = t / OWT, ow0 = (t - oh * OWT) * PW;
+  int s = group_id().y, n = group_id().z;
+  int iw0 = ow0 * SW - PAD_L;
+  precise vec4 acc[PW];
+  for (int p = 0; p < PW; ++p) acc[p] = vec4(0.0);
+  // One branch around the whole loop: llvmpipe pays for a branch inside it on every tap.
+  if (fma_rounds_once()) {
+    TAPS(MAD_FMA)
+  } else {
+    TAPS(MAD_F64)
+  }
+  for (int p = 0; p < PW; ++p)
+    if (ow0 + p < OUT_W) store_out(n, oh, ow0 + p, s, epilogue(acc[p], s));
+}
