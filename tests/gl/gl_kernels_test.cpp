@@ -511,6 +511,8 @@ class GlKernelsTest : public QObject {
     const std::vector<Case> cases{{{2, 5, 7}, {2, 7, 6}},
                                   {{3, 5, 7}, {7, 6}},
                                   {{2, 3, 4, 5}, {1, 3, 5, 6}},
+                                  {{2, 1, 50}, {50, 9}},
+                                  {{4, 1, 200}, {4, 200, 3}},
                                   {{2, 7, 5}, {2, 6, 7}, true, true},
                                   {{70, 45}, {45, 37}, false, false, "MatMul"},
                                   {{33, 130}, {130, 9}, false, false, "MatMul"}};

@@ -101,6 +101,16 @@ std::array<std::int64_t, 3> gemm_grid(std::int64_t rows, std::int64_t cols, std:
   return {(rows + 31) / 32 * 8, ((cols + 3) / 4 + 7) / 8 * 8, batch};
 }
 
+// Products with at most this many rows take gemv.comp instead of gemm_tiled.comp.
+constexpr std::int64_t kGemvRows = 4;
+
+// The work group width of kernels that run one row of invocations per group: 64, or fewer for
+// grids too small to fill that, rather than a mostly idle group.
+int row_group_width(std::int64_t invocations) {
+  return static_cast<int>(
+      std::clamp<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(invocations)), 8, 64));
+}
+
 // conv_direct.comp's tile: output pixels along a row and output slices per invocation.
 constexpr std::int64_t kConvPixels = 4;
 std::int64_t conv_slices(std::int64_t out_c4) {
@@ -219,10 +229,8 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
     call.buffers = {weights};
     call.defines += def("PW", kDepthwisePixels);
     const std::int64_t tiles = w.out_h * ((w.out_w + kDepthwisePixels - 1) / kDepthwisePixels);
-    // One row of invocations per group, so the slice (y) is the group's; small maps get a
-    // smaller group rather than a mostly idle one.
-    call.local = {
-        static_cast<int>(std::clamp<std::int64_t>(std::bit_ceil(std::uint64_t(tiles)), 8, 64)), 1};
+    // One row of invocations per group, so that the slice (y) is the group's.
+    call.local = {row_group_width(tiles), 1};
     call.grid = {tiles, (f[2] + 3) / 4, x[0]};
   } else {
     call.shader = "depthwise.comp";
@@ -309,7 +317,12 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
   add_epilogue(c, call, n, fused);
   auto out = c.output(out_shape);
   call.output = out.get();
-  if (!ta && !tb) {
+  if (!ta && !tb && m <= kGemvRows) {
+    call.shader = "gemv.comp";
+    const std::int64_t slices = (n + 3) / 4;
+    call.local = {row_group_width(slices), 1};
+    call.grid = {slices, out->layout().n * out->layout().h, 1};
+  } else if (!ta && !tb) {
     call.shader = "gemm_tiled.comp";
     call.defines += def("CONV", std::int64_t{0});
     call.grid = gemm_grid(m, n, out->layout().n * out->layout().h);
