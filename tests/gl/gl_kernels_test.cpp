@@ -2,6 +2,8 @@
 // (C not a multiple of 4, stride 2 with SAME padding, batch > 1, broadcasting), in fp32 and fp16.
 #include <QtTest>
 
+#include <set>
+
 #include "gl/gl_test_util.h"
 
 using namespace tfjsi;
@@ -17,18 +19,36 @@ class GlKernelsTest : public QObject {
     return test::random_tensor(std::move(s), seed_++, lo, hi);
   }
 
-  // Sets the storage block limit the kernels see for its lifetime: 1 byte sends the kernels that
-  // read packed weights from a storage buffer (conv_direct, depthwise_direct) down their texture
-  // path (gemm_tiled, depthwise), as on a driver whose storage blocks are too small.
-  struct StorageBlockLimit {
+  // For its lifetime, `off` sends the kernels that read repacked weights (conv_direct,
+  // depthwise_direct) down their other path (gemm_tiled, depthwise), as on a driver whose textures
+  // cannot hold the packed copy.
+  struct PackedWeights {
     gl::GlBackend& gl;
-    StorageBlockLimit(gl::GlBackend& g, std::int64_t bytes) : gl(g) {
-      gl.test_hooks().max_storage_block_bytes = bytes;
-    }
-    ~StorageBlockLimit() { gl.test_hooks().max_storage_block_bytes = 0; }
+    PackedWeights(gl::GlBackend& g, bool off) : gl(g) { gl.test_hooks().no_packed_weights = off; }
+    ~PackedWeights() { gl.test_hooks().no_packed_weights = false; }
   };
-  static std::string path_name(std::int64_t limit) {
-    return limit ? " [texture path]" : " [storage buffer path]";
+  static std::string path_name(bool off) { return off ? " [filter as given]" : " [packed filter]"; }
+
+  // The ways a node runs on gl: fp32 and fp16 textures read as images, and fp32 read through
+  // samplers (the path of kernels with more inputs than the driver has image units). Samplers only
+  // for the first node of each op and weight path: the load helpers are the prelude's, the same
+  // for every kernel, and the whole suite three times over would take minutes.
+  struct Mode {
+    bool fp16, samplers;
+    std::string name() const {
+      return fp16 ? " [fp16]" : samplers ? " [fp32, samplers]" : " [fp32]";
+    }
+  };
+  std::set<std::string> sampled_;
+  std::vector<Mode> modes(const Node& node) {
+    std::vector<Mode> m{{false, false}, {true, false}};
+    const std::string key = node.op + (f.gl->test_hooks().no_packed_weights ? " unpacked" : "");
+    if (sampled_.insert(key).second) m.push_back({false, true});
+    return m;
+  }
+  void set_mode(const Mode& m) {
+    f.set_fp16(m.fp16);
+    f.gl->test_hooks().inputs_as_samplers = m.samplers;
   }
 
   static bool broadcasts_to(const Shape& from, const Shape& to) {
@@ -49,20 +69,20 @@ class GlKernelsTest : public QObject {
     } catch (const std::exception& e) {
       QFAIL((what + ": cpu threw: " + e.what()).c_str());
     }
-    for (bool fp16 : {false, true}) {
-      f.set_fp16(fp16);
+    for (const Mode& m : modes(node)) {
+      set_mode(m);
       std::vector<HostTensor> got;
       try {
         got = f.run_gl_all(node, inputs);
       } catch (const std::exception& e) {
-        f.set_fp16(false);
-        QFAIL((what + ": gl threw: " + e.what()).c_str());
+        set_mode({false, false});
+        QFAIL((what + m.name() + ": gl threw: " + e.what()).c_str());
       }
-      f.set_fp16(false);
+      set_mode({false, false});
       QCOMPARE(got.size(), want.size());
       for (std::size_t i = 0; i < got.size(); ++i) {
-        test::expect_close(got[i], want[i], fp16,
-                           what + " output " + std::to_string(i) + (fp16 ? " [fp16]" : " [fp32]"));
+        test::expect_close(got[i], want[i], m.fp16,
+                           what + " output " + std::to_string(i) + m.name());
         if (QTest::currentTestFailed()) return;
       }
     }
@@ -77,17 +97,17 @@ class GlKernelsTest : public QObject {
     } catch (const std::exception& e) {
       QFAIL((what + ": cpu threw: " + e.what()).c_str());
     }
-    for (bool fp16 : {false, true}) {
-      f.set_fp16(fp16);
+    for (const Mode& m : modes(node)) {
+      set_mode(m);
       HostTensor got;
       try {
         got = f.run_gl(node, inputs);
       } catch (const std::exception& e) {
-        f.set_fp16(false);
-        QFAIL((what + ": gl threw: " + e.what()).c_str());
+        set_mode({false, false});
+        QFAIL((what + m.name() + ": gl threw: " + e.what()).c_str());
       }
-      f.set_fp16(false);
-      test::expect_close(got, want, fp16, what + (fp16 ? " [fp16]" : " [fp32]"));
+      set_mode({false, false});
+      test::expect_close(got, want, m.fp16, what + m.name());
       if (QTest::currentTestFailed()) return;
     }
   }
@@ -168,10 +188,10 @@ class GlKernelsTest : public QObject {
                                                       {"BiasAdd", "Prelu"},
                                                       {"BiasAdd", "Elu"},
                                                       {"BiasAdd", "Sigmoid"}};
-    for (const std::int64_t limit : {0, 1})
+    for (const bool off : {false, true})
       for (const Case& c : cases)
         for (const auto& ops : fused) {
-          const StorageBlockLimit lowered(*f.gl, limit);
+          const PackedWeights packed(*f.gl, off);
           Node n = test::make_node(ops.empty() ? "Conv2D" : "_FusedConv2D", 2);
           n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
           n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
@@ -190,7 +210,7 @@ class GlKernelsTest : public QObject {
           check(n, in,
                 n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + " s" +
                     std::to_string(c.stride) + " " + c.pad + (ops.size() > 1 ? " " + ops[1] : "") +
-                    path_name(limit));
+                    path_name(off));
           if (QTest::currentTestFailed()) return;
         }
   }
@@ -208,10 +228,10 @@ class GlKernelsTest : public QObject {
         {{1, 7, 7, 5}, {3, 3, 5, 1}, 1, "SAME"},   {{2, 9, 8, 3}, {3, 3, 3, 2}, 2, "SAME"},
         {{1, 8, 8, 8}, {5, 5, 8, 1}, 2, "VALID"},  {{1, 9, 9, 6}, {3, 3, 6, 1}, 1, "SAME", 2},
         {{2, 10, 11, 9}, {3, 3, 9, 1}, 2, "SAME"}, {{1, 3, 301, 4}, {3, 3, 4, 1}, 1, "SAME"}};
-    for (const std::int64_t limit : {0, 1})
+    for (const bool off : {false, true})
       for (const Case& c : cases)
         for (bool fused : {false, true}) {
-          const StorageBlockLimit lowered(*f.gl, limit);
+          const PackedWeights packed(*f.gl, off);
           Node n =
               test::make_node(fused ? "FusedDepthwiseConv2dNative" : "DepthwiseConv2dNative", 2);
           n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
@@ -224,9 +244,8 @@ class GlKernelsTest : public QObject {
             n.inputs.push_back({2, 0});
             in.push_back(rnd({c.f[2] * c.f[3]}, -2.f, 2.f));
           }
-          check(
-              n, in,
-              n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + path_name(limit));
+          check(n, in,
+                n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + path_name(off));
           if (QTest::currentTestFailed()) return;
         }
   }

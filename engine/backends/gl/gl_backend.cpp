@@ -1,5 +1,6 @@
 #include "backends/gl/gl_backend.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -33,12 +34,29 @@ std::string texel_expr(const TexLayout& l, const std::string& p) {
   return "ivec2(w + (" + row + " / " + r + ") * " + p + "_W, " + row + " % " + r + ")";
 }
 
+// A work group of 64 invocations (a multiple of every GPU's SIMD width) shaped after `grid`: 8x8
+// over an image, as it always was, but a grid one texel high gets a row of 64 and one a texel
+// wide and high ([1,1,1,C]: 1x1xC4) a column of 64 along z, where a fixed 8x8x1 would leave 56
+// or 63 of every 64 invocations idle.
+std::array<int, 3> group_for(const std::array<std::int64_t, 3>& grid) {
+  std::array<int, 3> local{1, 1, 1};
+  int room = 64;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto want = std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(1, grid[i])));
+    const int cap = i == 0 && grid[1] > 1 ? 8 : room;
+    local[i] = static_cast<int>(std::min<std::uint64_t>(want, static_cast<std::uint64_t>(cap)));
+    room /= local[i];
+  }
+  return local;
+}
+
 // Everything a kernel's source begins with: version, work group size, the bound textures and the
 // helpers that turn NHWC coordinates into texels (see gl_tensor.h for the mapping).
-std::string prelude(const KernelCall& call, bool fp16, std::array<int, 2> local) {
+std::string prelude(const KernelCall& call, bool fp16, std::array<int, 3> local, bool images) {
   std::string s = "#version 430 core\n";
   s += "layout(local_size_x = " + std::to_string(local[0]) +
-       ", local_size_y = " + std::to_string(local[1]) + ", local_size_z = 1) in;\n";
+       ", local_size_y = " + std::to_string(local[1]) +
+       ", local_size_z = " + std::to_string(local[2]) + ") in;\n";
   s += def("FP16", std::int64_t{fp16});
   // A grid larger than the driver's work-group count limit runs as several dispatches; each says
   // where its groups start, and kernels take their ids from these helpers, never from the
@@ -48,16 +66,23 @@ ivec3 group_id() { return ivec3(gl_WorkGroupID) + tfjsi_group_base; }
 ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ivec3(gl_WorkGroupSize); }
 )";
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
+    const GlTensorData& in = *call.inputs[i];
     const std::string n = "in" + std::to_string(i);
     const std::string up = "IN" + std::to_string(i);
-    s += "layout(binding = " + std::to_string(i) + ") uniform sampler2D " + n + ";\n";
-    s += def_layout(up, call.inputs[i]->layout());
-    s += "vec4 load_" + n + "(int n, int h, int w, int s) { return texelFetch(" + n + ", " +
-         texel_expr(call.inputs[i]->layout(), up) + ", 0); }\n";
+    s += def_layout(up, in.layout());
+    if (images) {
+      s += "layout(" + std::string(in.fp16() ? "rgba16f" : "rgba32f") +
+           ", binding = " + std::to_string(i + 1) + ") readonly uniform image2D " + n + ";\n";
+      s += "vec4 load_" + n + "(int n, int h, int w, int s) { return imageLoad(" + n + ", " +
+           texel_expr(in.layout(), up) + "); }\n";
+    } else {
+      s += "layout(binding = " + std::to_string(i) + ") uniform sampler2D " + n + ";\n";
+      s += "vec4 load_" + n + "(int n, int h, int w, int s) { return texelFetch(" + n + ", " +
+           texel_expr(in.layout(), up) + ", 0); }\n";
+    }
     s += "float lane_" + n + "(int n, int h, int w, int c) { return load_" + n +
          "(n, h, w, c >> 2)[c & 3]; }\n";
   }
-  if (!call.output) return s + std::string(shader_source("common.glsl"));
   const TexLayout& o = call.output->layout();
   s += def_layout("OUT", o);
   s += std::string("layout(") + (call.output->fp16() ? "rgba16f" : "rgba32f") +
@@ -410,43 +435,42 @@ const GlStats& GlBackend::stats() {
 
 void GlBackend::dispatch(const KernelCall& call) {
   const GlLimits& lim = ctx_->limits();
-  if (static_cast<GLint>(call.inputs.size()) > lim.max_compute_texture_units)
-    throw ModelError("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
-                     " textures, more than the driver's " +
-                     std::to_string(lim.max_compute_texture_units));
-  if (static_cast<GLint>(call.buffers.size()) > lim.max_compute_storage_blocks)
-    throw ModelError("gl backend: a kernel binds " + std::to_string(call.buffers.size()) +
-                     " storage buffers, more than the driver's " +
-                     std::to_string(lim.max_compute_storage_blocks));
-  if (!call.output && call.grid == std::array<std::int64_t, 3>{0, 0, 0})
-    throw std::logic_error("gl backend: " + call.shader + " has no output image and no grid");
-  // 8x8 (the default) fits every GL 4.3 driver (at least 1024 invocations); smaller only if the
-  // limits say so.
-  std::array<int, 2> local = call.local;
-  for (int i = 0; i < 2; ++i) local[i] = std::max(1, std::min(local[i], lim.max_group_size[i]));
-  while (local[0] * local[1] > lim.max_group_invocations) {
-    if (local[1] > 1)
-      local[1] = std::max(1, local[1] / 2);
-    else
-      local[0] = std::max(1, local[0] / 2);
-  }
-  const bool fp16 = call.output && call.output->fp16();
-  const std::string body = call.extra + std::string(shader_source(call.shader));
-  std::string source = prelude(call, fp16, local) + call.defines + body;
-  if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
-  const auto t0 = Clock::now();
-  bool fresh = false;
-  CachedProgram& prog = programs_->get(source, fresh);
+  if (!call.output) throw std::logic_error("gl backend: " + call.shader + " has no output image");
   std::array<std::int64_t, 3> grid = call.grid;
   if (grid == std::array<std::int64_t, 3>{0, 0, 0}) {
     const TexLayout& o = call.output->layout();
     grid = {o.w, o.h, o.n * o.c4()};
   }
+  // Every GL 4.3 driver runs groups of 1024 invocations and 64 along z; smaller only if the
+  // limits say so.
+  std::array<int, 3> local =
+      call.local == std::array<int, 3>{0, 0, 0} ? group_for(grid) : call.local;
+  for (int i = 0; i < 3; ++i) local[i] = std::max(1, std::min(local[i], lim.max_group_size[i]));
+  while (local[0] * local[1] * local[2] > lim.max_group_invocations) {
+    int& l = local[2] > 1 ? local[2] : local[1] > 1 ? local[1] : local[0];
+    l = std::max(1, l / 2);
+  }
+  const bool fp16 = call.output->fp16();
+  // Inputs are read as images where the driver has the units (the output takes unit 0): on Mesa's
+  // llvmpipe an imageLoad costs half a texelFetch, and on GPUs the two are alike. Samplers
+  // otherwise, so that a kernel with many inputs still runs.
+  const auto images_wanted = static_cast<GLint>(call.inputs.size()) + 1;
+  const bool images = !hooks_.inputs_as_samplers && images_wanted <= lim.max_compute_images &&
+                      images_wanted <= lim.max_image_units;
+  if (!images && static_cast<GLint>(call.inputs.size()) > lim.max_compute_texture_units)
+    throw ModelError("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
+                     " textures, more than the driver's " +
+                     std::to_string(lim.max_compute_texture_units));
+  const std::string body = call.extra + std::string(shader_source(call.shader));
+  std::string source = prelude(call, fp16, local, images) + call.defines + body;
+  if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
+  const auto t0 = Clock::now();
+  bool fresh = false;
+  CachedProgram& prog = programs_->get(source, fresh);
   std::array<std::int64_t, 3> groups{}, limit{};
   bool split = false;
   for (std::size_t i = 0; i < 3; ++i) {
-    const std::int64_t l = i < 2 ? local[i] : 1;
-    groups[i] = (grid[i] + l - 1) / l;
+    groups[i] = (grid[i] + local[i] - 1) / local[i];
     limit[i] = lim.max_group_count[i];
     if (hooks_.max_group_count[i] > 0) limit[i] = std::min(limit[i], hooks_.max_group_count[i]);
     if (limit[i] < 1) throw std::runtime_error("gl backend: the driver allows no work groups");
@@ -461,14 +485,17 @@ void GlBackend::dispatch(const KernelCall& call) {
     prog.group_base_location = glGetUniformLocation(prog.program.id(), "tfjsi_group_base");
   glUseProgram(prog.program.id());
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
-    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
-    glBindTexture(GL_TEXTURE_2D, call.inputs[i]->texture());
+    const GlTensorData& in = *call.inputs[i];
+    if (images) {
+      glBindImageTexture(static_cast<GLuint>(i + 1), in.texture(), 0, GL_FALSE, 0, GL_READ_ONLY,
+                         in.fp16() ? GL_RGBA16F : GL_RGBA32F);
+    } else {
+      glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
+      glBindTexture(GL_TEXTURE_2D, in.texture());
+    }
   }
-  if (call.output)
-    glBindImageTexture(0, call.output->texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
-                       fp16 ? GL_RGBA16F : GL_RGBA32F);
-  for (std::size_t i = 0; i < call.buffers.size(); ++i)
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(i), call.buffers[i]);
+  glBindImageTexture(0, call.output->texture(), 0, GL_FALSE, 0, GL_WRITE_ONLY,
+                     fp16 ? GL_RGBA16F : GL_RGBA32F);
   // The uniform keeps its value in the program: set it on every dispatch, 0 when not cut.
   for (std::int64_t z = 0; z < groups[2]; z += limit[2])
     for (std::int64_t y = 0; y < groups[1]; y += limit[1])
@@ -483,8 +510,7 @@ void GlBackend::dispatch(const KernelCall& call) {
   if (split) ++stats_.split_dispatches;
   // The next kernel samples what this one stored; readback goes through a pixel buffer.
   glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT |
-                  (call.buffers.empty() ? 0 : GL_SHADER_STORAGE_BARRIER_BIT));
+                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
   ++stats_.dispatches;
   if (!prog.dispatched) {
     prog.dispatched = true;
@@ -497,12 +523,14 @@ void GlBackend::dispatch(const KernelCall& call) {
     programs_->save(prog);
   }
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
-    glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
-    glBindTexture(GL_TEXTURE_2D, 0);
+    if (images) {
+      glBindImageTexture(static_cast<GLuint>(i + 1), 0, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA32F);
+    } else {
+      glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
+      glBindTexture(GL_TEXTURE_2D, 0);
+    }
   }
   glActiveTexture(GL_TEXTURE0);
-  for (std::size_t i = 0; i < call.buffers.size(); ++i)
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(i), 0);
   if (GLenum err = glGetError(); err != GL_NO_ERROR) {
     if (err == GL_CONTEXT_LOST) ctx_->mark_lost("GL_CONTEXT_LOST");
     check_lost(current_node_);

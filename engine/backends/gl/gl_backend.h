@@ -64,9 +64,13 @@ struct GlTestHooks {
   // Work-group count limits below the driver's, per axis (0: the driver's), so that tests can
   // force a dispatch to be cut into several.
   std::array<std::int64_t, 3> max_group_count{0, 0, 0};
-  // A storage block size below the driver's (0: the driver's), so that tests can send the kernels
-  // that read packed weights from a storage buffer down their texture path.
-  std::int64_t max_storage_block_bytes = 0;
+  // Kernels that read weights repacked for them (conv_direct, depthwise_direct) take the path of
+  // a driver whose textures cannot hold the packed copy (gemm_tiled, depthwise), so that tests
+  // cover it.
+  bool no_packed_weights = false;
+  // Kernels read their inputs through samplers even where image units would do, so that tests
+  // cover the path of kernels with more inputs than the driver has image units.
+  bool inputs_as_samplers = false;
 };
 
 class GlBackend : public runtime::Backend {

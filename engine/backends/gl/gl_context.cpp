@@ -124,11 +124,8 @@ std::shared_ptr<GlContext> GlContext::create(std::string& reason) {
   glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &l.max_shared_bytes);
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &l.max_texture_size);
   glGetIntegerv(GL_MAX_IMAGE_UNITS, &l.max_image_units);
+  glGetIntegerv(GL_MAX_COMPUTE_IMAGE_UNIFORMS, &l.max_compute_images);
   glGetIntegerv(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS, &l.max_compute_texture_units);
-  glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &l.max_compute_storage_blocks);
-  GLint64 block = 0;
-  glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
-  l.max_storage_block_bytes = block;
   glGetIntegerv(GL_NUM_PROGRAM_BINARY_FORMATS, &l.num_binary_formats);
   GLint bits = 0;
   glGetQueryiv(GL_TIME_ELAPSED, GL_QUERY_COUNTER_BITS, &bits);

@@ -20,11 +20,10 @@ struct GlLimits {
   GLint max_shared_bytes = 0;
   GLint max_texture_size = 0;
   GLint max_image_units = 0;
-  GLint max_compute_texture_units = 0;   // samplers a compute shader may read
-  GLint max_compute_storage_blocks = 0;  // shader storage buffers a compute shader may bind
-  GLint64 max_storage_block_bytes = 0;   // the largest buffer one storage block may see
-  GLint num_binary_formats = 0;          // 0: program binaries cannot be saved
-  bool timer_queries = false;            // GL_TIME_ELAPSED works (GL_QUERY_COUNTER_BITS > 0)
+  GLint max_compute_images = 0;         // images a compute shader may declare
+  GLint max_compute_texture_units = 0;  // samplers a compute shader may read
+  GLint num_binary_formats = 0;         // 0: program binaries cannot be saved
+  bool timer_queries = false;           // GL_TIME_ELAPSED works (GL_QUERY_COUNTER_BITS > 0)
   // The context was made with LOSE_CONTEXT_ON_RESET and the driver reports resets
   // (glGetGraphicsResetStatus of GL 4.5 / KHR_robustness / ARB_robustness).
   bool reset_notification = false;

@@ -21,14 +21,14 @@ struct KernelCall {
   std::string defines;  // "#define OP 2\n..." (shapes, attributes): part of the program's key
   std::string extra;    // generated GLSL placed between the prelude and the shader body
   std::vector<const GlTensorData*> inputs;  // bound as samplers in0, in1, ...
-  // Shader storage buffers bound at bindings 0, 1, ...; the shader declares their blocks.
-  std::vector<GLuint> buffers;
-  // Bound as image out0; null for a kernel that only writes buffers (it must give `grid`).
+  // Bound as image out0; null only for a kernel that gives `grid` and writes nothing (none yet).
   GlTensorData* output = nullptr;
   // Invocations along x, y, z; zeros mean one per output texel (W, H, N*C4).
   std::array<std::int64_t, 3> grid{0, 0, 0};
-  // Work group size along x and y, shrunk to the driver's limits when they are lower.
-  std::array<int, 2> local{8, 8};
+  // Work group size along x, y and z, shrunk to the driver's limits when they are lower. Zeros:
+  // the backend shapes a group of 64 after the grid (kernels whose invocations share nothing),
+  // so that a grid one texel high or one texel wide does not leave most of each group idle.
+  std::array<int, 3> local{0, 0, 0};
 };
 
 class OpContext {
@@ -59,13 +59,14 @@ class OpContext {
   // A float scalar input (PadV2's value), read from its host copy or the GPU.
   float scalar(std::size_t i) const;
   // A new output texture; checks it fits the driver's limits.
-  std::shared_ptr<GlTensorData> output(const Shape& shape) const;
+  std::shared_ptr<GlTensorData> output(const Shape& shape) const { return output(shape, fp16_); }
+  // The same at a given precision (copies of an input keep the input's).
+  std::shared_ptr<GlTensorData> output(const Shape& shape, bool fp16) const;
   void dispatch(const KernelCall& call) const { gl_.dispatch(call); }
-  // The driver's limits, lowered where the backend's test hooks say so.
-  GlLimits limits() const;
-  // A new shader storage buffer of `bytes` (contents undefined); throws ModelError naming the node
-  // when the driver cannot make it.
-  GlObject storage_buffer(std::size_t bytes) const;
+  // The driver's limits.
+  const GlLimits& limits() const { return gl_.context()->limits(); }
+  // A test hook: kernels that read repacked weights take their other path.
+  bool no_packed_weights() const { return gl_.test_hooks().no_packed_weights; }
   // One output view.
   static std::vector<runtime::TensorView> result(std::shared_ptr<GlTensorData> d, Shape shape) {
     return {runtime::TensorView{std::move(d), DType::Float32, std::move(shape)}};

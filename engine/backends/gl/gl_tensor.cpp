@@ -40,7 +40,7 @@ std::size_t GlTensorData::bytes() const {
   if (!texture_) return host_ ? host_->byte_size() : 0;
   const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());
   std::size_t packed = 0;
-  for (const PackedBuffer& b : packed_) packed += b.bytes;
+  for (const auto& p : packed_) packed += p.second->bytes();
   return texels * (fp16_ ? 8 : 16) + packed;
 }
 

@@ -86,23 +86,18 @@ class GlTensorData : public runtime::BackendData {
   // kernels can read scalar parameters (PadV2's value) without a GPU round trip.
   const std::optional<HostTensor>& host() const { return host_; }
   void set_host(HostTensor h) { host_ = std::move(h); }
-  // A copy of this tensor in a shader storage buffer, in the layout a kernel prefers
-  // (convolution weights laid out so that a kernel reads them with few contiguous loads), made by
-  // the first kernel that needs it and kept as long as the data: weights are repacked once, not
-  // every run. `key` names the layout and its parameters.
-  struct PackedBuffer {
-    std::string key;
-    GlObject buffer;
-    std::size_t bytes = 0;
-  };
-  const PackedBuffer* packed(std::string_view key) const {
-    for (const PackedBuffer& b : packed_)
-      if (b.key == key) return &b;
+  // A copy of this tensor in another texture, in the layout a kernel prefers (convolution weights
+  // ordered so that a kernel reads them one texel per output slice at addresses its whole work
+  // group shares), made by the first kernel that needs it and kept as long as the data: weights
+  // are repacked once, not every run. `key` names the layout and its parameters.
+  const GlTensorData* packed(std::string_view key) const {
+    for (const auto& [k, d] : packed_)
+      if (k == key) return d.get();
     return nullptr;
   }
-  const PackedBuffer& set_packed(PackedBuffer b) const {
-    packed_.push_back(std::move(b));
-    return packed_.back();
+  const GlTensorData& set_packed(std::string key, std::shared_ptr<GlTensorData> d) const {
+    packed_.emplace_back(std::move(key), std::move(d));
+    return *packed_.back().second;
   }
 
  private:
@@ -111,7 +106,7 @@ class GlTensorData : public runtime::BackendData {
   bool fp16_ = false;
   std::weak_ptr<TexturePool> pool_;
   std::optional<HostTensor> host_;
-  mutable std::vector<PackedBuffer> packed_;
+  mutable std::vector<std::pair<std::string, std::shared_ptr<GlTensorData>>> packed_;
 };
 
 // A new, uninitialised texture for `layout`.

@@ -138,36 +138,14 @@ float OpContext::scalar(std::size_t i) const {
   fail("input " + std::to_string(i) + " must be a number");
 }
 
-GlLimits OpContext::limits() const {
-  GlLimits l = gl_.context()->limits();
-  if (const std::int64_t lowered = gl_.test_hooks().max_storage_block_bytes; lowered > 0)
-    l.max_storage_block_bytes = std::min<GLint64>(l.max_storage_block_bytes, lowered);
-  return l;
-}
-
-std::shared_ptr<GlTensorData> OpContext::output(const Shape& shape) const {
+std::shared_ptr<GlTensorData> OpContext::output(const Shape& shape, bool fp16) const {
   for (auto v : shape)
     if (v < 0) fail("output shape " + shape_to_string(shape) + " is invalid");
   try {
-    return gl_.new_texture(shape, fp16_);
+    return gl_.new_texture(shape, fp16);
   } catch (const ModelError& e) {
     fail(e.what());
   }
-}
-
-GlObject OpContext::storage_buffer(std::size_t bytes) const {
-  while (glGetError() != GL_NO_ERROR) {
-    // Errors left by earlier calls are not this allocation's.
-  }
-  GlObject b(gl_.context(), GlKind::Buffer);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, b.id());
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_STATIC_DRAW);
-  const GLenum err = glGetError();
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
-  if (err != GL_NO_ERROR)
-    fail("cannot make a storage buffer of " + std::to_string(bytes) + " bytes (GL error " +
-         std::to_string(err) + ")");
-  return b;
 }
 
 std::vector<std::int64_t> OpContext::int_list(std::string_view key,

@@ -117,29 +117,30 @@ std::int64_t conv_slices(std::int64_t out_c4) {
   return out_c4 >= 2 ? 2 : 1;
 }
 
-// The filter [KH][KW][IC][OC] as conv_direct.comp reads it, packed on the GPU at the first run
-// and kept with the filter's data; null when the driver's storage blocks cannot hold it.
-GLuint packed_conv_weights(OpContext& c, const Shape& f, std::int64_t slices) {
+// A copy of input 1 (a filter) repacked by `shader` into a texture of `shape` (at the filter's
+// precision), made at the first run and kept with the filter's data; null when the driver's
+// textures cannot hold it (or a test says so).
+const GlTensorData* packed_weights(OpContext& c, const std::string& key, const std::string& shader,
+                                   const Shape& shape, std::string defines) {
+  if (c.no_packed_weights() || !fits(shape, c.limits())) return nullptr;
+  const GlTensorData& filter = c.tex(1);
+  if (const GlTensorData* p = filter.packed(key)) return p;
+  auto packed = c.output(shape, filter.fp16());
+  KernelCall pack;
+  pack.shader = shader;
+  pack.inputs = {&filter};
+  pack.defines = std::move(defines);
+  pack.output = packed.get();
+  c.dispatch(pack);
+  return &filter.set_packed(key, std::move(packed));
+}
+
+// The filter [KH][KW][IC][OC] as conv_direct.comp reads it (pack_conv_weights.comp says how).
+const GlTensorData* packed_conv_weights(OpContext& c, const Shape& f, std::int64_t slices) {
   const std::int64_t icp = (f[2] + 3) / 4 * 4, oc4 = (f[3] + 3) / 4;
   const std::int64_t oc4p = (oc4 + slices - 1) / slices * slices;
-  const std::int64_t rows = f[0] * f[1] * icp;
-  const std::int64_t bytes = rows * oc4p * 16;
-  if (bytes <= 0 || bytes > c.limits().max_storage_block_bytes ||
-      c.limits().max_compute_storage_blocks < 1)
-    return 0;
-  const GlTensorData& filter = c.tex(1);
-  const std::string key = "conv_direct:" + std::to_string(slices);
-  if (const auto* p = filter.packed(key)) return p->buffer.id();
-  GlTensorData::PackedBuffer packed{key, c.storage_buffer(static_cast<std::size_t>(bytes)),
-                                    static_cast<std::size_t>(bytes)};
-  KernelCall pack;
-  pack.shader = "pack_conv_weights.comp";
-  pack.inputs = {&filter};
-  pack.buffers = {packed.buffer.id()};
-  pack.defines = def("KH", f[0]) + def("KW", f[1]) + def("ICP", icp) + def("OC4P", oc4p);
-  pack.grid = {rows, oc4p, 1};
-  c.dispatch(pack);
-  return filter.set_packed(std::move(packed)).buffer.id();
+  return packed_weights(c, "conv_direct:" + std::to_string(slices), "pack_conv_weights.comp",
+                        {1, f[0] * f[1] * icp, oc4p, 4}, def("KW", f[1]) + def("ICP", icp));
 }
 
 std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
@@ -153,20 +154,17 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
                           c.int_list("dilations", {1, 1, 1, 1}));
   const Shape out_shape{x[0], w.out_h, w.out_w, f[3]};
   const std::int64_t slices = conv_slices((f[3] + 3) / 4);
-  if (const GLuint weights = packed_conv_weights(c, f, slices)) {
+  if (const GlTensorData* weights = packed_conv_weights(c, f, slices)) {
     KernelCall call;
     call.shader = "conv_direct.comp";
-    call.inputs = {&c.tex(0)};
-    call.buffers = {weights};
+    // in1 is the packed filter, so the epilogue's bias and alpha stay in2 and in3.
+    call.inputs = {&c.tex(0), weights};
     call.defines = window_defines(w) + def("PW", kConvPixels) + def("PS", slices);
-    // The epilogue reads bias and alpha as in2 and in3: in1 is bound to the filter texture, which
-    // this kernel does not read, to keep those numbers.
-    call.inputs.push_back(&c.tex(1));
     add_epilogue(c, call, f[3], fused);
     auto out = c.output(out_shape);
     call.output = out.get();
     // One row of 64 invocations per group: the slice block (y) is then the same for the group.
-    call.local = {64, 1};
+    call.local = {64, 1, 1};
     const std::int64_t tiles = w.out_h * ((w.out_w + kConvPixels - 1) / kConvPixels);
     call.grid = {tiles, ((f[3] + 3) / 4 + slices - 1) / slices, x[0]};
     c.dispatch(call);
@@ -174,6 +172,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   }
   KernelCall call;
   call.shader = "gemm_tiled.comp";
+  call.local = {8, 8, 1};  // the tile loads of gemm_tiled.comp are laid out for 8x8
   call.inputs = {&c.tex(0), &c.tex(1)};
   call.defines = window_defines(w) + def("CONV", std::int64_t{1});
   add_epilogue(c, call, f[3], fused);
@@ -187,27 +186,11 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
 // depthwise_direct.comp's tile: output pixels along a row per invocation.
 constexpr std::int64_t kDepthwisePixels = 4;
 
-// A depthwise filter [KH][KW][C][1] as depthwise_direct.comp reads it, packed on the GPU at the
-// first run and kept with the filter's data; null when the driver's storage blocks cannot hold it.
-GLuint packed_depthwise_weights(OpContext& c, const Shape& f) {
-  const std::int64_t taps = f[0] * f[1], c4 = (f[2] + 3) / 4;
-  const std::int64_t bytes = taps * c4 * 16;
-  if (bytes <= 0 || bytes > c.limits().max_storage_block_bytes ||
-      c.limits().max_compute_storage_blocks < 1)
-    return 0;
-  const GlTensorData& filter = c.tex(1);
-  const std::string key = "depthwise_direct";
-  if (const auto* p = filter.packed(key)) return p->buffer.id();
-  GlTensorData::PackedBuffer packed{key, c.storage_buffer(static_cast<std::size_t>(bytes)),
-                                    static_cast<std::size_t>(bytes)};
-  KernelCall pack;
-  pack.shader = "pack_depthwise_weights.comp";
-  pack.inputs = {&filter};
-  pack.buffers = {packed.buffer.id()};
-  pack.defines = def("KH", f[0]) + def("KW", f[1]) + def("C4", c4);
-  pack.grid = {taps, c4, 1};
-  c.dispatch(pack);
-  return filter.set_packed(std::move(packed)).buffer.id();
+// A depthwise filter [KH][KW][C][1] as depthwise_direct.comp reads it
+// (pack_depthwise_weights.comp says how).
+const GlTensorData* packed_depthwise_weights(OpContext& c, const Shape& f) {
+  return packed_weights(c, "depthwise_direct", "pack_depthwise_weights.comp",
+                        {1, f[0] * f[1], (f[2] + 3) / 4, 4}, def("KW", f[1]));
 }
 
 std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
@@ -221,23 +204,21 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
                           c.int_list("dilations", {1, 1, 1, 1}));
   const Shape out_shape{x[0], w.out_h, w.out_w, f[2] * f[3]};
   KernelCall call;
-  call.inputs = {&c.tex(0), &c.tex(1)};
   call.defines = window_defines(w);
-  const GLuint weights = f[3] == 1 ? packed_depthwise_weights(c, f) : 0;
+  const GlTensorData* weights = f[3] == 1 ? packed_depthwise_weights(c, f) : nullptr;
+  // in1 is the filter, packed or not, so that the epilogue's bias and alpha are in2 and in3.
+  call.inputs = {&c.tex(0), weights ? weights : &c.tex(1)};
   if (weights) {
     call.shader = "depthwise_direct.comp";
-    call.buffers = {weights};
     call.defines += def("PW", kDepthwisePixels);
     const std::int64_t tiles = w.out_h * ((w.out_w + kDepthwisePixels - 1) / kDepthwisePixels);
     // One row of invocations per group, so that the slice (y) is the group's.
-    call.local = {row_group_width(tiles), 1};
+    call.local = {row_group_width(tiles), 1, 1};
     call.grid = {tiles, (f[2] + 3) / 4, x[0]};
   } else {
     call.shader = "depthwise.comp";
     call.defines += def("MULT", f[3]);
   }
-  // in1 stays bound to the filter texture in both kernels, so that the epilogue's bias and alpha
-  // are in2 and in3.
   add_epilogue(c, call, out_shape[3], fused);
   auto out = c.output(out_shape);
   call.output = out.get();
@@ -320,10 +301,11 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
   if (!ta && !tb && m <= kGemvRows) {
     call.shader = "gemv.comp";
     const std::int64_t slices = (n + 3) / 4;
-    call.local = {row_group_width(slices), 1};
+    call.local = {row_group_width(slices), 1, 1};
     call.grid = {slices, out->layout().n * out->layout().h, 1};
   } else if (!ta && !tb) {
     call.shader = "gemm_tiled.comp";
+    call.local = {8, 8, 1};  // the tile loads of gemm_tiled.comp are laid out for 8x8
     call.defines += def("CONV", std::int64_t{0});
     call.grid = gemm_grid(m, n, out->layout().n * out->layout().h);
   } else {

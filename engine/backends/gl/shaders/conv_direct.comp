@@ -1,18 +1,14 @@
 // Conv2D (NHWC) without shared memory: each invocation computes PW output pixels along a row times
 // PS output slices (4 * PS channels), so that every input texel it fetches feeds 4 * PS output
-// channels of PW pixels, and every weight it loads feeds PW pixels. Weights come from a storage
-// buffer packed once by pack_conv_weights.comp:
-//   weights[((tap * IN0_C4 * 4 + ci) * OC4P) + s] = filter[kh][kw][ci][4s .. 4s + 3]
-// (tap = kh * KW + kw; zero past IN0_C and OUT_C; OC4P = slices rounded up to PS).
+// channels of PW pixels, and every weight it loads feeds PW pixels. Weights come from in1, the
+// filter packed once by pack_conv_weights.comp: texel (s, tap * IN0_C4 * 4 + ci) holds
+// filter[kh][kw][ci][4s .. 4s + 3] (tap = kh * KW + kw; zero past IN0_C and OUT_C).
 // The slice block comes from the work group (group_id().y), so weight addresses are the same for
 // the whole group; x runs over (output row, pixel tile), z over the batch.
 // Summation is gemm_tiled.comp's: per output, one product at a time in (kh, kw, ci) order, each
 // exact and rounded once into the fp32 sum (fma() where it rounds once, doubles where it does not).
 // Taps past the input's edge add nothing.
-layout(std430, binding = 0) readonly buffer Weights { vec4 weights[]; };
-
 #define OWT ((OUT_W + PW - 1) / PW)
-#define OC4P (((OUT_C4 + PS - 1) / PS) * PS)
 
 
 // One input lane (a float) times one weight vec4 into acc, rounded once per product.
@@ -24,7 +20,7 @@ layout(std430, binding = 0) readonly buffer Weights { vec4 weights[]; };
     int ih = oh * SH - PAD_T + kh * DH;                                             \
     if (ih < 0 || ih >= IN0_H) continue;                                            \
     for (int kw = 0; kw < KW; ++kw) {                                               \
-      int base = ((kh * KW + kw) * IN0_C4 * 4) * OC4P + s0;                         \
+      int base = (kh * KW + kw) * IN0_C4 * 4;                                       \
       for (int c4 = 0; c4 < IN0_C4; ++c4) {                                         \
         vec4 x[PW];                                                                 \
         for (int p = 0; p < PW; ++p) {                                              \
@@ -32,9 +28,9 @@ layout(std430, binding = 0) readonly buffer Weights { vec4 weights[]; };
           x[p] = (iw >= 0 && iw < IN0_W) ? load_in0(n, ih, iw, c4) : vec4(0.0);     \
         }                                                                           \
         for (int j = 0; j < 4; ++j) {                                               \
-          int wi = base + (c4 * 4 + j) * OC4P;                                      \
+          int wr = base + c4 * 4 + j;                                               \
           for (int k = 0; k < PS; ++k) {                                            \
-            vec4 wv = weights[wi + k];                                              \
+            vec4 wv = load_in1(0, wr, s0 + k, 0);                                   \
             for (int p = 0; p < PW; ++p) MAD(acc[p * PS + k], x[p][j], wv);         \
           }                                                                         \
         }                                                                           \

@@ -1,6 +1,6 @@
 // DepthwiseConv2dNative (NHWC, filter [KH][KW][C][MULT]) with the fused epilogue, one output texel
-// per invocation: channel multipliers above 1, and multiplier 1 where depthwise_direct.comp's
-// weight buffer does not fit the driver's storage blocks. Output channel oc = c * MULT + m.
+// per invocation: channel multipliers above 1, and multiplier 1 where the driver's textures cannot
+// hold the filter packed for depthwise_direct.comp. Output channel oc = c * MULT + m.
 // Taps are added row by row, one product at a time, each product exact and the sum rounded to fp32
 // after each: TF.js cpu's order and rounding, which deep models amplify (see gemm_tiled.comp).
 // That is fma() where it rounds once (GPUs) and doubles where it does not (llvmpipe).

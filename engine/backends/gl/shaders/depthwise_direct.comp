@@ -1,15 +1,13 @@
 // DepthwiseConv2dNative with a channel multiplier of 1 (what the converter emits) and the fused
 // epilogue. Each invocation computes PW output pixels along a row of one slice (four channels):
 // neighbouring pixels share input texels, so one row of NCOL texels feeds PW * KW taps, where one
-// pixel per invocation fetched a texel per tap. Weights come from a storage buffer packed once by
-// pack_depthwise_weights.comp, weights[tap * IN0_C4 + s] = filter[kh][kw][4s .. 4s + 3][0]
+// pixel per invocation fetched a texel per tap. Weights come from in1, the filter packed once by
+// pack_depthwise_weights.comp: texel (s, tap) holds filter[kh][kw][4s .. 4s + 3][0]
 // (tap = kh * KW + kw); the slice is the work group's (group_id().y), so a weight's address is
 // the same for the whole group. x runs over (output row, pixel tile), z over the batch.
 // Summation is depthwise.comp's: per output, taps in (kh, kw) order, each product exact and
 // rounded once into the fp32 sum. Taps past the input's edge are skipped, not multiplied by a
 // zero: an infinite weight (fp16 overflow) would make NaN of them.
-layout(std430, binding = 0) readonly buffer Weights { vec4 weights[]; };
-
 #define OWT ((OUT_W + PW - 1) / PW)
 #define NCOL ((PW - 1) * SW + (KW - 1) * DW + 1)
 
@@ -26,7 +24,7 @@ layout(std430, binding = 0) readonly buffer Weights { vec4 weights[]; };
       x[i] = (iw >= 0 && iw < IN0_W) ? load_in0(n, ih, iw, s) : vec4(0.0); \
     }                                                                      \
     for (int kw = 0; kw < KW; ++kw) {                                      \
-      vec4 f = weights[(kh * KW + kw) * IN0_C4 + s];                       \
+      vec4 f = load_in1(0, kh * KW + kw, s, 0);                            \
       for (int p = 0; p < PW; ++p) {                                       \
         int i = p * SW + kw * DW;                                          \
         if (iw0 + i >= 0 && iw0 + i < IN0_W) MAD(acc[p], x[i], f);          \
