@@ -1,7 +1,8 @@
 // Ops that move elements without arithmetic: Reshape, ExpandDims, Squeeze, Cast, ConcatV2, Pack,
 // Unpack, Split, SplitV, Slice, Transpose, Tile, Pad, PadV2, StridedSlice (without ellipsis and new
 // axes). A view whose padded layout is unchanged shares its texture; otherwise each output lane
-// finds its source lane (gather_lanes.comp).
+// finds its source lane (gather_lanes.comp), or, where the op leaves the channel axis as it is,
+// each output texel its source texel: one load per texel instead of four.
 #include <algorithm>
 
 #include "backends/gl/gl_op.h"
@@ -19,12 +20,21 @@ std::string split_flat(const std::array<std::int64_t, 4>& d) {
          ";\n";
 }
 
+// `source_lane` defines `float source_lane(ivec4 o)`, the value of output lane o (padded NHWC).
+// `source_texel`, when given, defines `vec4 source_texel(ivec4 o)`, the value of output texel o
+// (n, h, w, slice); gather_lanes.comp then uses it instead.
 std::vector<runtime::TensorView> gather(OpContext& c, std::vector<const GlTensorData*> inputs,
-                                        const Shape& out_shape, std::string source_lane) {
+                                        const Shape& out_shape, std::string source_lane,
+                                        std::string source_texel = {}) {
   auto out = c.output(out_shape);
   KernelCall call;
   call.shader = "gather_lanes.comp";
-  call.extra = std::move(source_lane);
+  if (source_texel.empty()) {
+    call.extra = std::move(source_lane);
+  } else {
+    call.defines = def("BY_TEXEL", std::int64_t{1});
+    call.extra = std::move(source_texel);
+  }
   call.inputs = std::move(inputs);
   call.output = out.get();
   c.dispatch(call);
@@ -37,13 +47,31 @@ std::string out_dim(std::size_t r, std::size_t d) {
 }
 
 // "lane_inK(...)" for unpadded input index expressions (padded on the left with 0).
-std::string lane_of(std::size_t k, const std::vector<std::string>& dims) {
-  std::string s = "lane_in" + std::to_string(k) + "(";
+std::string lane_of(std::size_t k, const std::vector<std::string>& dims,
+                    std::string fn = "lane_in") {
+  std::string s = fn + std::to_string(k) + "(";
   for (std::size_t i = 0; i < 4; ++i) {
     const std::size_t pad = 4 - dims.size();
     s += (i ? ", " : "") + (i < pad ? std::string("0") : dims[i - pad]);
   }
   return s + ")";
+}
+
+// Whether a gather whose input index expressions are `dims` can move whole texels: the input's
+// channel index is the output's (o[3], which then counts slices) over the same channel count.
+bool keeps_channels(const std::vector<std::string>& dims, std::int64_t in_c, std::int64_t out_c) {
+  return !dims.empty() && dims.back() == "o[3]" && in_c == out_c;
+}
+// "load_inK(...)" for the same expressions: the source texel.
+std::string texel_of(std::size_t k, const std::vector<std::string>& dims) {
+  return lane_of(k, dims, "load_in");
+}
+// A single-expression source of each kind.
+std::string lane_source(const std::string& expr) {
+  return "float source_lane(ivec4 o) { return " + expr + "; }\n";
+}
+std::string texel_source(const std::string& expr) {
+  return "vec4 source_texel(ivec4 o) { return " + expr + "; }\n";
 }
 
 // Input 0 under another shape with the same elements in the same order: shares the texture when
@@ -56,7 +84,12 @@ std::vector<runtime::TensorView> view(OpContext& c, const Shape& out_shape) {
   const auto il = in.layout();
   std::string g = "float source_lane(ivec4 o) {\n" + out_flat() +
                   split_flat({il.n, il.h, il.w, il.c}) + "  return lane_in0(i0, i1, i2, i3);\n}\n";
-  return gather(c, {&in}, out_shape, g);
+  if (il.c != lo->c) return gather(c, {&in}, out_shape, g);
+  // Same channels ([1,48,48,17] -> [1,2304,17]): output pixel p is input pixel p.
+  const std::string t =
+      "vec4 source_texel(ivec4 o) {\n  int f = (o.x * OUT_H + o.y) * OUT_W + o.z;\n" +
+      split_flat({1, il.n, il.h, il.w}) + "  return load_in0(i1, i2, i3, o.w);\n}\n";
+  return gather(c, {&in}, out_shape, g, t);
 }
 
 std::int64_t norm_axis(const OpContext& c, std::int64_t axis, std::size_t rank) {
@@ -138,8 +171,8 @@ std::vector<runtime::TensorView> slice_along(OpContext& c, std::size_t in, std::
     if (d == axis && begin) e = "(" + e + " + " + std::to_string(begin) + ")";
     src.push_back(e);
   }
-  const std::string g = "float source_lane(ivec4 o) { return " + lane_of(0, src) + "; }\n";
-  return gather(c, {&c.tex(in)}, out, g);
+  return gather(c, {&c.tex(in)}, out, lane_source(lane_of(0, src)),
+                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "");
 }
 
 std::vector<runtime::TensorView> split_sizes(OpContext& c, std::size_t in, std::int64_t axis,
@@ -220,10 +253,11 @@ std::vector<runtime::TensorView> slice(OpContext& c) {
       c.fail("slice " + std::to_string(b) + "+" + std::to_string(sz) + " is outside dim " +
              std::to_string(d) + " of " + shape_to_string(x));
     out.push_back(sz);
-    src.push_back("(" + out_dim(x.size(), d) + " + " + std::to_string(b) + ")");
+    src.push_back(b ? "(" + out_dim(x.size(), d) + " + " + std::to_string(b) + ")"
+                    : out_dim(x.size(), d));
   }
-  const std::string g = "float source_lane(ivec4 o) { return " + lane_of(0, src) + "; }\n";
-  return gather(c, {&c.tex(0)}, out, g);
+  return gather(c, {&c.tex(0)}, out, lane_source(lane_of(0, src)),
+                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "");
 }
 
 std::vector<runtime::TensorView> transpose(OpContext& c) {
@@ -241,8 +275,9 @@ std::vector<runtime::TensorView> transpose(OpContext& c) {
     out[d] = x[p];
     src[p] = out_dim(x.size(), d);
   }
-  const std::string g = "float source_lane(ivec4 o) { return " + lane_of(0, src) + "; }\n";
-  return gather(c, {&c.tex(0)}, out, g);
+  if (x.empty()) return gather(c, {&c.tex(0)}, out, lane_source(lane_of(0, src)));
+  return gather(c, {&c.tex(0)}, out, lane_source(lane_of(0, src)),
+                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "");
 }
 
 std::vector<runtime::TensorView> tile(OpContext& c) {
@@ -255,11 +290,13 @@ std::vector<runtime::TensorView> tile(OpContext& c) {
   for (std::size_t d = 0; d < x.size(); ++d) {
     if (m[d] < 0) c.fail("negative multiple");
     out.push_back(x[d] * m[d]);
-    src.push_back("(" + out_dim(x.size(), d) + " % " +
-                  std::to_string(std::max<std::int64_t>(1, x[d])) + ")");
+    src.push_back(m[d] == 1 ? out_dim(x.size(), d)
+                            : "(" + out_dim(x.size(), d) + " % " +
+                                  std::to_string(std::max<std::int64_t>(1, x[d])) + ")");
   }
-  const std::string g = "float source_lane(ivec4 o) { return " + lane_of(0, src) + "; }\n";
-  return gather(c, {&c.tex(0)}, out, g);
+  if (x.empty()) return gather(c, {&c.tex(0)}, out, lane_source(lane_of(0, src)));
+  return gather(c, {&c.tex(0)}, out, lane_source(lane_of(0, src)),
+                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "");
 }
 
 // Stacks same-shaped inputs along a new axis.
@@ -274,16 +311,21 @@ std::vector<runtime::TensorView> pack(OpContext& c) {
   for (std::size_t d = 0; d < out.size(); ++d)
     if (d != axis) src.push_back(out_dim(out.size(), d));
   std::vector<const GlTensorData*> in;
-  std::string g = "float source_lane(ivec4 o) {\n  int k = " + out_dim(out.size(), axis) + ";\n";
+  const std::string k = "  int k = " + out_dim(out.size(), axis) + ";\n";
+  std::string g = "float source_lane(ivec4 o) {\n" + k;
+  std::string t = "vec4 source_texel(ivec4 o) {\n" + k;
   for (std::size_t i = 0; i < c.num_inputs(); ++i) {
     if (c.shape(i) != first)
       c.fail("input " + std::to_string(i) + " has shape " + shape_to_string(c.shape(i)) +
              ", input 0 has " + shape_to_string(first));
     g += "  if (k == " + std::to_string(i) + ") return " + lane_of(i, src) + ";\n";
+    t += "  if (k == " + std::to_string(i) + ") return " + texel_of(i, src) + ";\n";
     in.push_back(&c.tex(i));
   }
   g += "  return 0.0;\n}\n";
-  return gather(c, std::move(in), out, g);
+  t += "  return vec4(0.0);\n}\n";
+  const bool texels = !first.empty() && keeps_channels(src, first.back(), out.back());
+  return gather(c, std::move(in), out, g, texels ? t : "");
 }
 
 bool pack_supported(const graph::Node& n, InputInfos inputs) {
@@ -341,7 +383,9 @@ std::vector<runtime::TensorView> concat(OpContext& c) {
   Shape out_shape = first;
   out_shape[static_cast<std::size_t>(axis)] = 0;
   std::vector<const GlTensorData*> in;
-  std::string g = "float source_lane(ivec4 o) {\n  int a = o[" + std::to_string(a4) + "];\n";
+  const std::string a = "  int a = o[" + std::to_string(a4) + "];\n";
+  std::string g = "float source_lane(ivec4 o) {\n" + a;
+  std::string t = "vec4 source_texel(ivec4 o) {\n" + a;
   std::int64_t end = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Shape& s = c.shape(i);
@@ -356,13 +400,17 @@ std::vector<runtime::TensorView> concat(OpContext& c) {
     out_shape[static_cast<std::size_t>(axis)] = end;
     if (s[static_cast<std::size_t>(axis)] == 0) continue;  // contributes nothing
     const std::string k = std::to_string(in.size());
-    g += "  if (a < " + std::to_string(end) + ") { o[" + std::to_string(a4) + "] = a - " +
-         std::to_string(begin) + "; return lane_in" + k + "(o.x, o.y, o.z, o.w); }\n";
+    const std::string shift = "  if (a < " + std::to_string(end) + ") { o[" + std::to_string(a4) +
+                              "] = a - " + std::to_string(begin) + "; return ";
+    g += shift + "lane_in" + k + "(o.x, o.y, o.z, o.w); }\n";
+    t += shift + "load_in" + k + "(o.x, o.y, o.z, o.w); }\n";
     in.push_back(&c.tex(i));
   }
   g += "  return 0.0;\n}\n";
+  t += "  return vec4(0.0);\n}\n";
   if (in.empty()) in.push_back(&c.tex(0));  // an empty output still binds something
-  return gather(c, std::move(in), out_shape, g);
+  // Along any axis but the channels, every output texel comes from one input texel.
+  return gather(c, std::move(in), out_shape, g, a4 != 3 ? t : "");
 }
 
 bool concat_supported(const graph::Node& n, InputInfos) {
@@ -388,7 +436,17 @@ std::vector<runtime::TensorView> pad(OpContext& c) {
                   std::to_string(before[2]) + ", " + std::to_string(before[3]) + ");\n" +
                   "  if (any(lessThan(i, ivec4(0))) || any(greaterThanEqual(i, ivec4(IN0_N, IN0_H, "
                   "IN0_W, IN0_C)))) return PAD_VALUE;\n  return lane_in0(i.x, i.y, i.z, i.w);\n}\n";
-  return gather(c, {&c.tex(0)}, out_shape, g);
+  if (x.empty() || p[2 * x.size() - 2] || p[2 * x.size() - 1])
+    return gather(c, {&c.tex(0)}, out_shape, g);
+  // Channels not padded: whole texels move (lanes past C are 0 in the source, and the store
+  // masks them anyway).
+  const std::string t =
+      def("PAD_VALUE", value) + "vec4 source_texel(ivec4 o) {\n  ivec3 i = o.xyz - ivec3(" +
+      std::to_string(before[0]) + ", " + std::to_string(before[1]) + ", " +
+      std::to_string(before[2]) + ");\n" +
+      "  if (any(lessThan(i, ivec3(0))) || any(greaterThanEqual(i, ivec3(IN0_N, IN0_H, "
+      "IN0_W)))) return vec4(PAD_VALUE);\n  return load_in0(i.x, i.y, i.z, o.w);\n}\n";
+  return gather(c, {&c.tex(0)}, out_shape, g, t);
 }
 
 std::vector<runtime::TensorView> strided_slice(OpContext& c) {
