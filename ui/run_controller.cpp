@@ -27,6 +27,7 @@ struct RunCancelled : std::runtime_error {
 class CancelCheck final : public runtime::Observer {
  public:
   explicit CancelCheck(std::shared_ptr<std::atomic<bool>> flag) : flag_(std::move(flag)) {}
+  bool needs_every_output() const override { return false; }
   void before_kernel(const runtime::KernelEvent&) override { check(); }
   void check() const {
     if (flag_->load(std::memory_order_relaxed)) throw RunCancelled();

@@ -54,7 +54,10 @@ nlohmann::json placement(const graph::Graph& graph, const runtime::Plan& plan) {
           {"nodes", per_backend},
           {"fallbacks", fallbacks},
           {"segments", plan.segments.size()},
-          {"sync_points", plan.sync_points}};
+          {"sync_points", plan.sync_points},
+          // Producer + activation pairs the backend runs as one kernel unless an observer needs
+          // every node's output or the `fuse` flag is off.
+          {"fused_activations", plan.fusions}};
 }
 
 }  // namespace tfjsi::cli

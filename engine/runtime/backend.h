@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,12 @@
 #include "runtime/flags.h"
 
 namespace tfjsi::runtime {
+
+// Attributes of a node that Backend::fuse_activation made from an op without a fused form (AddV2):
+// the activation op its kernel applies last ("Relu", "Relu6", ...), and that op's alpha
+// (LeakyRelu). Every backend that runs such a node must honour them.
+inline constexpr std::string_view kFusedActivation = "_tfjsi_activation";
+inline constexpr std::string_view kFusedActivationAlpha = "_tfjsi_activation_alpha";
 
 // One tensor's data as one backend holds it (a host buffer, a GL texture, ...). The Engine counts
 // each live BackendData once, however many tensors share it.
@@ -72,6 +79,14 @@ class Backend {
   virtual bool supports_inputs(const graph::Node& node,
                                std::span<const graph::TensorInfo* const> /*inputs*/) const {
     return supports(node);
+  }
+  // A node that computes `producer` and then `activation` (a Relu-like op whose one input is the
+  // producer's only output, read by nothing else) in one kernel, when this backend has such a
+  // kernel: one dispatch instead of two, as TFLite's GPU delegate merges them. cpu must run the
+  // node it returns as well (a kernel that fails falls back to cpu). Default: none.
+  virtual std::optional<graph::Node> fuse_activation(const graph::Node& /*producer*/,
+                                                     const graph::Node& /*activation*/) const {
+    return std::nullopt;
   }
 
   // Host data in and out. upload() may share the host buffer instead of copying (cpu does).

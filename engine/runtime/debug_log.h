@@ -9,6 +9,7 @@ namespace tfjsi::runtime {
 
 class DebugLog final : public Observer {
  public:
+  bool needs_every_output() const override { return false; }
   void after_kernel(KernelEvent& event) override;
 };
 

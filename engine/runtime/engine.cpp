@@ -36,6 +36,10 @@ Engine::Engine() {
                 "skip the NaN scans of inputs and weights (names, dtypes and shapes are still "
                 "checked)");
   flags_.define("debug", false, "log every kernel (op, node, shapes, time, bytes) to stderr");
+  flags_.define("fuse", true,
+                "let a backend apply an activation inside the kernel before it (one kernel for "
+                "AddV2 + Relu); off, or with an observer that reads every node's output (compare, "
+                "the fp16 check, kept intermediates), every node runs its own kernel");
   flags_.define("threads", std::int64_t{0}, "threads of the kernel thread pool; 0 = one per core");
   auto cpu = std::make_unique<cpu::CpuBackend>();
   cpu_ = cpu.get();

@@ -1,5 +1,6 @@
 #include "runtime/executor.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -64,6 +65,10 @@ class Run {
     for (std::size_t k = 0; k < feeds.size(); ++k)
       fed_[g_.inputs[k].ref.node] = std::move(feeds[k]);
     if (e_.flags().get_bool("debug")) debug_.emplace();
+    const auto& obs = e_.observers();
+    fuse_ = e_.flags().get_bool("fuse") && std::none_of(obs.begin(), obs.end(), [](Observer* o) {
+              return o->needs_every_output();
+            });
   }
 
   ~Run() {
@@ -314,6 +319,14 @@ class Run {
     }
     if (is_functional_control_flow(node.op)) return call_function(node, in);
     if (pn.executor_op) return run_executor_op(e_, node, in);
+    // The activation that the kernel before it applied (PlanNode::fused): forward its result.
+    if (pn.fused_into >= 0 && fuses(pn.fused_into)) {
+      ran_on = "fused";
+      Value v = *in.front();
+      if (v.is_tensor()) v.tensor = e_.clone(v.tensor, node.name);
+      return {std::move(v)};
+    }
+    const graph::Node& kernel = pn.fused && fuses(i) ? *pn.fused : node;
 
     // A backend kernel. When it fails on a backend other than cpu for a reason of that backend,
     // cpu runs the node (and does from now on) with a warning; a backend that went away entirely
@@ -323,11 +336,11 @@ class Run {
     std::pair<std::string, int> key{std::string(b.name()), i};
     if (&b == &cpu || !r_.faulted.count(key)) {
       try {
-        return run_kernel(b, node, in);
+        return run_kernel(b, kernel, in);
       } catch (const BackendUnavailable&) {
         throw;
       } catch (const std::exception& e) {
-        if (&b == &cpu || !cpu.supports(node)) throw;
+        if (&b == &cpu || !cpu.supports(kernel)) throw;
         std::string why = e.what();
         why = why.substr(0, why.find('\n'));
         e_.log("WARNING: op '" + node.op + "' (node '" + node.name + "') failed on backend '" +
@@ -336,8 +349,12 @@ class Run {
       }
     }
     ran_on = cpu.name();
-    return run_kernel(cpu, node, in);
+    return run_kernel(cpu, kernel, in);
   }
+
+  // Whether the plan's fusion at `producer` is taken in this run: fusing is on, and the producer
+  // computes (a fed producer's output is what was fed, not its kernel's).
+  bool fuses(int producer) const { return fuse_ && !fed_[producer]; }
 
   std::vector<std::optional<Value>> run_kernel(Backend& b, const graph::Node& node,
                                                std::span<const Value* const> in) {
@@ -432,6 +449,7 @@ class Run {
   // Constant Enters that ran, by (parent context, frame).
   std::map<std::pair<int, std::string>, std::vector<int>> invariants_;
   std::optional<DebugLog> debug_;
+  bool fuse_ = false;
 };
 
 }  // namespace

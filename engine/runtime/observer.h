@@ -30,6 +30,10 @@ struct KernelEvent {
 class Observer {
  public:
   virtual ~Observer() = default;
+  // Whether it looks at the value of every node's own output. Then the executor runs each node as
+  // its own kernel; an observer that only times, counts or logs says no, and leaves the backend
+  // free to apply an activation inside the kernel before it (the activation node then forwards).
+  virtual bool needs_every_output() const { return true; }
   virtual void run_started() {}
   virtual void before_kernel(const KernelEvent& /*event*/) {}
   virtual void after_kernel(KernelEvent& /*event*/) {}

@@ -120,6 +120,29 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
     src.last_use[r.output] = INT_MAX;
   }
 
+  // Activations the backend can apply inside the kernel before them. Not in TF1 control flow,
+  // whose nodes run by frames and iterations rather than straight down `order`.
+  for (int i : plan.order) {
+    PlanNode& p = plan.nodes[i];
+    const graph::Node& node = graph.nodes[i];
+    if (plan.dynamic || !p.backend || p.fallback || p.fused_into >= 0 || node.outputs.size() != 1 ||
+        p.uses.size() != 1 || p.uses[0] != 1 || p.consumers.size() != 1)
+      continue;
+    const int c = p.consumers[0];
+    PlanNode& pc = plan.nodes[c];
+    const graph::Node& act = graph.nodes[c];
+    if (pc.backend != p.backend || pc.fallback || act.inputs.size() != 1 ||
+        act.inputs[0].node != i || act.inputs[0].output != 0 || !act.control_inputs.empty() ||
+        pc.fused)
+      continue;
+    if (auto f = p.backend->fuse_activation(node, act)) {
+      p.fused = std::move(f);
+      p.absorbed = c;
+      pc.fused_into = i;
+      ++plan.fusions;
+    }
+  }
+
   // Where each node's result lives, for segments and sync points. Executor ops that forward keep
   // their input's place; the others work on the host.
   std::vector<const Backend*> place(n, &cpu);

@@ -4,6 +4,7 @@
 // the segments of consecutive work on one backend and the sync points between them.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,13 @@ struct PlanNode {
   // Per output: position in `order` of the last consumer; -1 when nothing reads it (it is freed
   // as soon as it is made). Requested outputs are never freed during a run.
   std::vector<int> last_use;
+  // Activation fusion, offered by the backend (Backend::fuse_activation) for a node whose only
+  // consumer is an activation on the same backend: `fused` runs in this node's place and applies
+  // `absorbed`'s activation; that node's `fused_into` names this one, and it then forwards its
+  // input. The executor takes the offer when no observer needs every node's own output.
+  std::optional<graph::Node> fused;
+  int absorbed = -1;
+  int fused_into = -1;
 };
 
 struct Fallback {
@@ -48,6 +56,7 @@ struct Plan {
   std::vector<Fallback> fallbacks;
   std::vector<Segment> segments;
   int sync_points = 0;  // kernel inputs that come from another backend
+  int fusions = 0;      // producer + activation pairs that may run as one kernel
 };
 
 // Throws ModelError listing every op that no backend (not even cpu) can run.

@@ -27,6 +27,7 @@ struct OpTotal {
 class Profiler final : public Observer {
  public:
   explicit Profiler(Engine& engine) : engine_(engine) {}
+  bool needs_every_output() const override { return false; }
 
   void run_started() override;
   void after_kernel(KernelEvent& event) override;

@@ -40,6 +40,19 @@ std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
   host.reserve(inputs.size());
   for (const auto& in : inputs) host.push_back(download(in));
   std::vector<HostTensor> out = fn(KernelContext{node, host, ctx.pool});
+  // A fused node's activation (the gl backend's offer, run here when its kernel fell back): the
+  // activation's own kernel over the output.
+  if (const auto* act = std::get_if<std::string>(node.attr(runtime::kFusedActivation))) {
+    const Kernel act_fn = kernel_for(*act);
+    if (!act_fn || out.size() != 1)
+      throw ModelError("node '" + node.name + "' (" + node.op + "): cannot apply activation '" +
+                       *act + "'");
+    graph::Node a;
+    a.name = node.name;
+    a.op = *act;
+    if (const auto* alpha = node.attr(runtime::kFusedActivationAlpha)) a.attrs["alpha"] = *alpha;
+    out = act_fn(KernelContext{a, out, ctx.pool});
+  }
 
   std::vector<runtime::TensorView> views;
   views.reserve(out.size());

@@ -113,6 +113,12 @@ std::string def(std::string_view name, float value);
 // The #defines for a tensor layout: PREFIX_N, _H, _W, _C, _C4.
 std::string def_layout(std::string_view prefix, const TexLayout& l);
 
+// `s` in lower case (op names in fused_ops are matched without case).
+std::string lower(std::string s);
+// The activation code of common.glsl (ACT_*) for an activation op's name, as fused_ops or a fused
+// node's kFusedActivation gives it: 0 for none (""), -1 when gl has none.
+int activation_code(const std::string& name);
+
 // Shared attribute helpers.
 std::vector<std::int64_t> node_int_list(const graph::Node& n, std::string_view key,
                                         std::vector<std::int64_t> fallback);

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -6,6 +7,23 @@
 #include "core/error.h"
 
 namespace tfjsi::gl {
+
+std::string lower(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+int activation_code(const std::string& name) {
+  const std::string a = lower(name);
+  if (a.empty()) return 0;
+  if (a == "relu") return 1;
+  if (a == "relu6") return 2;
+  if (a == "elu") return 3;
+  if (a == "leakyrelu") return 4;
+  if (a == "prelu") return 5;
+  if (a == "sigmoid") return 6;
+  return -1;
+}
 
 std::string def(std::string_view name, std::int64_t value) {
   return "#define " + std::string(name) + " " + std::to_string(value) + "\n";

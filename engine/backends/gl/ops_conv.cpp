@@ -11,24 +11,6 @@
 namespace tfjsi::gl {
 namespace {
 
-std::string lower(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
-// The activation code of common.glsl for a fused_ops entry; -1 when gl has none.
-int activation_code(const std::string& name) {
-  const std::string a = lower(name);
-  if (a.empty()) return 0;
-  if (a == "relu") return 1;
-  if (a == "relu6") return 2;
-  if (a == "elu") return 3;
-  if (a == "leakyrelu") return 4;
-  if (a == "prelu") return 5;
-  if (a == "sigmoid") return 6;
-  return -1;
-}
-
 // Whether a bias or Prelu alpha of shape `s` is one value per output channel (or one for all):
 // the epilogue reads it by channel slice only. Unknown shapes do not pass.
 bool per_channel(const PartialShape* s, std::int64_t channels) {

@@ -1,5 +1,6 @@
-// z = a op b with numpy broadcasting. Shapes are padded to NHWC from the left, so a dim of 1
-// broadcasts by clamping its index to 0; a single channel is splatted across the four lanes.
+// z = a op b with numpy broadcasting, then the activation ACT of a fused node if defined. Shapes
+// are padded to NHWC from the left, so a dim of 1 broadcasts by clamping its index to 0; a single
+// channel is splatted across the four lanes.
 #define OP_ADD 0
 #define OP_SUB 1
 #define OP_MUL 2
@@ -44,6 +45,9 @@ void main() {
   vec4 z = (a - b) * (a - b);
 #else
   vec4 z = act_leaky(a, b);
+#endif
+#ifdef ACT
+  z = activate(ACT, z, vec4(ALPHA));  // a fused node's activation
 #endif
   store_out(n, h, w, s, z);
 }

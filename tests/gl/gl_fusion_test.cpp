@@ -1,0 +1,213 @@
+// Activation fusion on gl (Backend::fuse_activation, PlanNode::fused): a binary op or a fused
+// convolution whose only reader is a Relu-like op runs as one kernel that applies the activation,
+// and the activation node forwards. Checked on a hand-built graph against cpu: which pairs the plan
+// fuses (not a producer with two readers, not Prelu), that outputs stay cpu's, that the activation
+// runs no kernel of its own, that an observer reading every node's output or the `fuse` flag turns
+// it off (the producer's own output is then unactivated), and that a fused kernel that fails on gl
+// runs on cpu with its activation.
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+#include "backends/all_backends.h"
+#include "backends/gl/gl_backend.h"
+#include "graph/build.h"
+#include "runtime/executor.h"
+#include "runtime/graph_builder.h"
+#include "support/kernel_inputs.h"
+
+using namespace tfjsi;
+using namespace tfjsi::runtime;
+
+namespace {
+
+// Records the backend that ran each node; reads every output only when told to.
+class Watch final : public Observer {
+ public:
+  explicit Watch(bool values) : values_(values) {}
+  bool needs_every_output() const override { return values_; }
+  void after_kernel(KernelEvent& e) override {
+    ran_on[e.node.name] = std::string(e.backend);
+    if (values_ && !e.outputs.empty() && e.outputs[0].alive())
+      outputs[e.node.name] = e.engine.read(e.outputs[0]);
+  }
+  std::map<std::string, std::string> ran_on;
+  std::map<std::string, HostTensor> outputs;
+
+ private:
+  bool values_;
+};
+
+// x -> AddV2(x, b) -> Relu6          fused (binary op)
+// x -> Sub(x, b) -> LeakyRelu(0.3)   fused, the slope carried over
+// x -> Mul(x, x) -> Relu, and Mul is also an output: not fused (two readers)
+// x -> Maximum(x, b) -> Prelu(alpha) not fused (Prelu has a second input)
+// x, filter, b -> _FusedConv2D [BiasAdd] -> Sigmoid: fused into fused_ops
+graph::Graph make_graph() {
+  test::GraphBuilder g;
+  const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
+  const auto b = g.vector_const("b", {0.5f, -1.f, 2.f, -3.f, 0.25f, 1.f});
+  const auto alpha = g.vector_const("alpha", {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f});
+  auto filter = g.add("filter", "Const");
+  g.g.nodes[filter.node].value = test::random_tensor({3, 3, 6, 5}, 11, -1.f, 1.f);
+  const auto cb = g.vector_const("cb", {0.1f, -0.2f, 0.3f, -0.4f, 0.5f});
+  const auto add = g.add("add", "AddV2", {x, b});
+  g.output("relu6", g.add("relu6", "Relu6", {add}));
+  const auto sub = g.add("sub", "Sub", {x, b});
+  g.output("leaky", g.add("leaky", "LeakyRelu", {sub}, {{"alpha", 0.3f}}));
+  const auto mul = g.add("mul", "Mul", {x, x});
+  g.output("relu", g.add("relu", "Relu", {mul}));
+  g.output("mul", mul);
+  const auto max = g.add("max", "Maximum", {x, b});
+  g.output("prelu", g.add("prelu", "Prelu", {max, alpha}));
+  const auto conv = g.add("conv", "_FusedConv2D", {x, filter, cb},
+                          {{"strides", std::vector<std::int64_t>{1, 1, 1, 1}},
+                           {"padding", std::string("SAME")},
+                           {"fused_ops", std::vector<std::string>{"BiasAdd"}},
+                           {"num_args", std::int64_t{1}}});
+  g.output("sigmoid", g.add("sigmoid", "Sigmoid", {conv}));
+  graph::Graph graph = g.take();
+  // Float ops, as the converter writes them.
+  for (auto& n : graph.nodes)
+    if (n.op != "Placeholder" && n.op != "Const") n.attrs["T"] = graph::TypeAttr{"DT_FLOAT"};
+  graph::infer_shapes(graph);
+  return graph;
+}
+
+struct GlEngine {
+  Engine engine;
+  gl::GlBackend* gl = nullptr;
+  std::vector<std::string> log;
+  GlEngine() {
+    backends::add_all_backends(engine);
+    gl = dynamic_cast<gl::GlBackend*>(engine.find_backend("gl"));
+    if (!gl) throw std::runtime_error("no gl backend registered");
+    gl->set_program_cache_dir({});
+    engine.set_log_sink([this](std::string_view line) { log.emplace_back(line); });
+  }
+};
+
+}  // namespace
+
+class GlFusionTest : public QObject {
+  Q_OBJECT
+  graph::Graph graph_ = make_graph();
+  NamedTensors inputs_{{"x", test::random_tensor({1, 5, 7, 6}, 5, -8.f, 8.f)}};
+  std::vector<HostTensor> want_;
+
+  void expect_cpu_outputs(const std::vector<HostTensor>& got, const std::string& what) {
+    QCOMPARE(got.size(), want_.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const auto g = got[k].values<float>(), w = want_[k].values<float>();
+      QCOMPARE(g.size(), w.size());
+      double err = 0;
+      for (std::size_t i = 0; i < w.size(); ++i)
+        err = std::max(err, std::fabs(static_cast<double>(g[i]) - w[i]));
+      // DESIGN.md's fp32 tolerance; these small kernels round like cpu.
+      QVERIFY2(err <= 1e-3 * 8, (what + ": output " + graph_.outputs[k].name + " is " +
+                                 std::to_string(err) + " from cpu")
+                                    .c_str());
+    }
+  }
+
+ private slots:
+  void initTestCase() {
+    GlEngine e;
+    QVERIFY2(e.gl->availability().available, e.gl->availability().reason.c_str());
+    Executor ex(e.engine, graph_);
+    e.engine.set_backend("cpu");
+    want_ = ex.run(inputs_);
+    QCOMPARE(want_.size(), std::size_t{6});
+  }
+
+  void plan_fuses_what_it_can() {
+    GlEngine e;
+    e.engine.set_backend("gl");
+    Executor ex(e.engine, graph_);
+    const Plan& p = ex.plan();
+    QCOMPARE(p.fusions, 3);
+    auto node = [&](const char* name) -> const PlanNode& {
+      for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
+        if (graph_.nodes[i].name == name) return p.nodes[i];
+      throw std::runtime_error(std::string("no node ") + name);
+    };
+    QVERIFY(node("add").fused && node("relu6").fused_into >= 0);
+    QVERIFY(node("sub").fused && node("leaky").fused_into >= 0);
+    QCOMPARE(node("sub").fused->attr_or<float>(std::string(kFusedActivationAlpha), 0.f), 0.3f);
+    QVERIFY(!node("mul").fused && node("relu").fused_into < 0);
+    QVERIFY(!node("max").fused && node("prelu").fused_into < 0);
+    const auto ops = node("conv").fused->attr_as<std::vector<std::string>>("fused_ops");
+    QCOMPARE(ops, (std::vector<std::string>{"BiasAdd", "Sigmoid"}));
+    // cpu offers nothing: its plan fuses no pair.
+    e.engine.set_backend("cpu");
+    QCOMPARE(ex.plan().fusions, 0);
+  }
+
+  void fused_run_matches_cpu() {
+    GlEngine e;
+    e.engine.set_backend("gl");
+    Executor ex(e.engine, graph_);
+    Watch watch(false);
+    e.engine.add_observer(&watch);
+    const auto got = ex.run(inputs_);
+    e.engine.remove_observer(&watch);
+    expect_cpu_outputs(got, "fused");
+    for (const char* act : {"relu6", "leaky", "sigmoid"}) QCOMPARE(watch.ran_on[act], "fused");
+    for (const char* k : {"add", "sub", "conv", "mul", "relu", "max", "prelu"})
+      QCOMPARE(watch.ran_on[k], "gl");
+  }
+
+  void observer_of_values_turns_it_off() {
+    GlEngine e;
+    e.engine.set_backend("gl");
+    Executor ex(e.engine, graph_);
+    Watch watch(true);
+    e.engine.add_observer(&watch);
+    const auto got = ex.run(inputs_);
+    e.engine.remove_observer(&watch);
+    expect_cpu_outputs(got, "observed");
+    QCOMPARE(watch.ran_on["relu6"], "gl");
+    // AddV2's own output, before the Relu6: values below 0 and above 6 are there.
+    const auto add = watch.outputs.at("add").values<float>();
+    QVERIFY(*std::min_element(add.begin(), add.end()) < 0.f);
+    QVERIFY(*std::max_element(add.begin(), add.end()) > 6.f);
+  }
+
+  void flag_turns_it_off() {
+    GlEngine e;
+    e.engine.set_backend("gl");
+    e.engine.flags().set("fuse", "false");
+    Executor ex(e.engine, graph_);
+    Watch watch(false);
+    e.engine.add_observer(&watch);
+    const auto got = ex.run(inputs_);
+    e.engine.remove_observer(&watch);
+    expect_cpu_outputs(got, "fuse=false");
+    for (const char* act : {"relu6", "leaky", "sigmoid"}) QCOMPARE(watch.ran_on[act], "gl");
+  }
+
+  void failing_fused_kernel_runs_on_cpu() {
+    GlEngine e;
+    e.engine.set_backend("gl");
+    e.gl->test_hooks().fault = gl::GlFault::Compile;
+    e.gl->test_hooks().fault_node = "add";
+    Executor ex(e.engine, graph_);
+    Watch watch(false);
+    e.engine.add_observer(&watch);
+    const auto got = ex.run(inputs_);
+    e.engine.remove_observer(&watch);
+    e.gl->test_hooks().fault = gl::GlFault::None;
+    expect_cpu_outputs(got, "fault at add");
+    QCOMPARE(watch.ran_on["add"], "cpu");
+    QCOMPARE(watch.ran_on["relu6"], "fused");
+    bool warned = false;
+    for (const auto& l : e.log)
+      warned = warned ||
+               (l.find("'add'") != std::string::npos && l.find("runs on cpu") != std::string::npos);
+    QVERIFY2(warned, "no warning names the node that fell back");
+  }
+};
+
+QTEST_GUILESS_MAIN(GlFusionTest)
+#include "gl_fusion_test.moc"
