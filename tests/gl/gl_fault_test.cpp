@@ -12,6 +12,7 @@
 #include "backends/all_backends.h"
 #include "backends/gl/gl_backend.h"
 #include "core/error.h"
+#include "gl/gl_test_util.h"
 #include "graph/build.h"
 #include "io/deterministic_input.h"
 #include "model/bundle.h"
@@ -30,25 +31,7 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-// An Engine with every backend and gl active, its warnings collected.
-struct GlEngine {
-  Engine engine;
-  gl::GlBackend* gl = nullptr;
-  std::vector<std::string> log;
-  GlEngine() {
-    backends::add_all_backends(engine);
-    gl = dynamic_cast<gl::GlBackend*>(engine.find_backend("gl"));
-    if (!gl) throw std::runtime_error("no gl backend registered");
-    gl->set_program_cache_dir({});  // not the user's disk cache
-    engine.set_backend("gl");
-    engine.set_log_sink([this](std::string_view line) { log.emplace_back(line); });
-  }
-  std::string warnings() const {
-    std::string all;
-    for (const auto& l : log) all += l + "\n";
-    return all;
-  }
-};
+using test::GlEngine;
 
 }  // namespace
 

@@ -12,6 +12,7 @@
 
 #include "backends/all_backends.h"
 #include "backends/gl/gl_backend.h"
+#include "gl/gl_test_util.h"
 #include "graph/build.h"
 #include "runtime/executor.h"
 #include "runtime/graph_builder.h"
@@ -75,26 +76,27 @@ graph::Graph make_graph() {
   return graph;
 }
 
-struct GlEngine {
-  Engine engine;
-  gl::GlBackend* gl = nullptr;
-  std::vector<std::string> log;
-  GlEngine() {
-    backends::add_all_backends(engine);
-    gl = dynamic_cast<gl::GlBackend*>(engine.find_backend("gl"));
-    if (!gl) throw std::runtime_error("no gl backend registered");
-    gl->set_program_cache_dir({});
-    engine.set_log_sink([this](std::string_view line) { log.emplace_back(line); });
-  }
-};
-
 }  // namespace
+
+using test::GlEngine;
 
 class GlFusionTest : public QObject {
   Q_OBJECT
   graph::Graph graph_ = make_graph();
   NamedTensors inputs_{{"x", test::random_tensor({1, 5, 7, 6}, 5, -8.f, 8.f)}};
   std::vector<HostTensor> want_;
+
+  // Runs the graph on gl with `watch` attached.
+  std::vector<HostTensor> run_watched(GlEngine& e, Watch& watch) {
+    Executor ex(e.engine, graph_);
+    e.engine.add_observer(&watch);
+    struct Detach {
+      Engine& engine;
+      Watch& watch;
+      ~Detach() { engine.remove_observer(&watch); }
+    } detach{e.engine, watch};
+    return ex.run(inputs_);
+  }
 
   void expect_cpu_outputs(const std::vector<HostTensor>& got, const std::string& what) {
     QCOMPARE(got.size(), want_.size());
@@ -123,7 +125,6 @@ class GlFusionTest : public QObject {
 
   void plan_fuses_what_it_can() {
     GlEngine e;
-    e.engine.set_backend("gl");
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
     QCOMPARE(p.fusions, 3);
@@ -146,12 +147,8 @@ class GlFusionTest : public QObject {
 
   void fused_run_matches_cpu() {
     GlEngine e;
-    e.engine.set_backend("gl");
-    Executor ex(e.engine, graph_);
     Watch watch(false);
-    e.engine.add_observer(&watch);
-    const auto got = ex.run(inputs_);
-    e.engine.remove_observer(&watch);
+    const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fused");
     for (const char* act : {"relu6", "leaky", "sigmoid"}) QCOMPARE(watch.ran_on[act], "fused");
     for (const char* k : {"add", "sub", "conv", "mul", "relu", "max", "prelu"})
@@ -160,12 +157,8 @@ class GlFusionTest : public QObject {
 
   void observer_of_values_turns_it_off() {
     GlEngine e;
-    e.engine.set_backend("gl");
-    Executor ex(e.engine, graph_);
     Watch watch(true);
-    e.engine.add_observer(&watch);
-    const auto got = ex.run(inputs_);
-    e.engine.remove_observer(&watch);
+    const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "observed");
     QCOMPARE(watch.ran_on["relu6"], "gl");
     // AddV2's own output, before the Relu6: values below 0 and above 6 are there.
@@ -176,27 +169,19 @@ class GlFusionTest : public QObject {
 
   void flag_turns_it_off() {
     GlEngine e;
-    e.engine.set_backend("gl");
     e.engine.flags().set("fuse", "false");
-    Executor ex(e.engine, graph_);
     Watch watch(false);
-    e.engine.add_observer(&watch);
-    const auto got = ex.run(inputs_);
-    e.engine.remove_observer(&watch);
+    const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fuse=false");
     for (const char* act : {"relu6", "leaky", "sigmoid"}) QCOMPARE(watch.ran_on[act], "gl");
   }
 
   void failing_fused_kernel_runs_on_cpu() {
     GlEngine e;
-    e.engine.set_backend("gl");
     e.gl->test_hooks().fault = gl::GlFault::Compile;
     e.gl->test_hooks().fault_node = "add";
-    Executor ex(e.engine, graph_);
     Watch watch(false);
-    e.engine.add_observer(&watch);
-    const auto got = ex.run(inputs_);
-    e.engine.remove_observer(&watch);
+    const auto got = run_watched(e, watch);
     e.gl->test_hooks().fault = gl::GlFault::None;
     expect_cpu_outputs(got, "fault at add");
     QCOMPARE(watch.ran_on["add"], "cpu");

@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "backends/all_backends.h"
 #include "backends/cpu/kernel.h"
 #include "backends/gl/gl_backend.h"
 #include "graph/ir.h"
+#include "runtime/engine.h"
 #include "runtime/flags.h"
 #include "support/kernel_inputs.h"
 
@@ -46,6 +48,26 @@ struct GlFixture {
     auto out = gl->run(node, views, ctx);
     if (out.size() != 1) throw std::runtime_error("expected one output");
     return gl->download(out[0]);
+  }
+};
+
+// An Engine with every backend and gl active (not the user's program cache), its log collected.
+struct GlEngine {
+  runtime::Engine engine;
+  gl::GlBackend* gl = nullptr;
+  std::vector<std::string> log;
+  GlEngine() {
+    backends::add_all_backends(engine);
+    gl = dynamic_cast<gl::GlBackend*>(engine.find_backend("gl"));
+    if (!gl) throw std::runtime_error("no gl backend registered");
+    gl->set_program_cache_dir({});
+    engine.set_backend("gl");
+    engine.set_log_sink([this](std::string_view line) { log.emplace_back(line); });
+  }
+  std::string warnings() const {
+    std::string all;
+    for (const auto& l : log) all += l + "\n";
+    return all;
   }
 };
 
