@@ -65,7 +65,9 @@ def node_times(tfjsi, model, backend, extra, runs, env, timeout):
 
 
 def shaders(args, models, tmpdir):
-    rows, failures = [], []
+    """Paired rows, failures, and the number of activations that ran inside the kernel before them
+    (debug log: on 'fused'; they have no shader of their own to compare)."""
+    rows, failures, fused = [], [], 0
     env = dict(os.environ, XDG_CACHE_HOME=args.cache_home)
     for name in models:
         model = os.path.join(args.corpus, name + ".json")
@@ -79,6 +81,7 @@ def shaders(args, models, tmpdir):
             continue
         n = 0
         for key, (op, be, ins, outs, ms) in gl.items():
+            fused += be == "fused"
             if be != "gl" or key not in cpu:
                 continue
             cms = cpu[key][4]
@@ -86,7 +89,7 @@ def shaders(args, models, tmpdir):
                          "cpu_ms": cms, "ratio": ms / cms if cms > 0 else float("inf")})
             n += 1
         log(f"gl_profile: {name}: {n} gl nodes paired; gl {glj['median_ms']:.1f} ms, cpu {cpuj['median_ms']:.1f} ms")
-    return rows, failures
+    return rows, failures, fused
 
 
 def time_first_result(tfjsi, model, extra, env, timeout):
@@ -159,7 +162,7 @@ def main():
         load0 = f.read().split()[:3]
     try:
         cache_rows = disk_cache(args, pick(args.cache_models, []), tmpdir)
-        rows, failures = shaders(args, pick(args.shader_models, corpus), tmpdir)
+        rows, failures, fused = shaders(args, pick(args.shader_models, corpus), tmpdir)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
     with open("/proc/loadavg") as f:
@@ -188,7 +191,9 @@ def main():
                   f"{len(rows)} gl nodes paired over {len({r['model'] for r in rows})} models; per node the "
                   f"minimum wall time of {args.runs} profiled runs on each backend (default threads). "
                   f"Over 10x slower than cpu: {len(over)} nodes"
-                  + (f" ({', '.join(f'{m} {n}' for m, n in per_model.most_common())})" if over else "") + ".", "",
+                  + (f" ({', '.join(f'{m} {n}' for m, n in per_model.most_common())})" if over else "") + ". "
+                  f"Activations that ran inside the kernel before them (no shader of their own, not paired): "
+                  f"{fused}.", "",
                   "| model | node | op | inputs | gl (ms) | cpu (ms) | gl / cpu |", "|---|---|---|---|---:|---:|---:|"]
         def table(subset):
             return [f"| {r['model']} | `{r['node']}` | {r['op']} | {r['in']} | {r['gl_ms']:.3f} | "
@@ -217,7 +222,7 @@ def main():
             f.write(text)
     if args.save_json:
         with open(args.save_json, "w") as f:
-            json.dump({"nodes": rows, "failures": failures, "cache": cache_rows}, f, indent=1)
+            json.dump({"nodes": rows, "failures": failures, "cache": cache_rows, "fused": fused}, f, indent=1)
 
 
 if __name__ == "__main__":
