@@ -180,6 +180,9 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
   flags.define("gl.model_token", std::string(),
                "hash of the model bundle that keys the gl program cache on disk");
   flags.define("gl.timer_queries", false, "time each gl kernel on the GPU (GL_TIME_ELAPSED)");
+  flags.define("gl.sync_kernels", false,
+               "wait for each gl node's kernels to finish before the next node (profiling: a "
+               "node's wall time is then its own work)");
 }
 
 bool GlBackend::fp16_active() const {
@@ -399,14 +402,16 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     check_lost(&node);  // a kernel that failed because the context went: say that instead
     throw;
   }
-  check_lost(&node);
   if (time_it) {
     glEndQuery(GL_TIME_ELAPSED);
     timings_.push_back({node.op, std::move(query)});
-    // Waiting here serializes kernels while profiling, so that the wall time observers see for
-    // this node is its own GPU time rather than whatever was still queued before it.
-    resolve_timings(true);
+    resolve_timings(false);  // the rest when stats() asks
   }
+  // A profiler's wait: the wall time its observers see for this node is then this node's work
+  // rather than whatever was still queued before it. glFinish, not a timer query's result: on
+  // llvmpipe, waiting for a query costs a tiny node several times its kernel.
+  if (flag_bool(&ctx.flags, "gl.sync_kernels", false)) glFinish();
+  check_lost(&node);
   return out;
 }
 
