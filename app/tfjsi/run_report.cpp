@@ -55,9 +55,9 @@ nlohmann::json placement(const graph::Graph& graph, const runtime::Plan& plan) {
           {"fallbacks", fallbacks},
           {"segments", plan.segments.size()},
           {"sync_points", plan.sync_points},
-          // Producer + activation pairs the backend runs as one kernel unless an observer needs
-          // every node's output or the `fuse` flag is off.
-          {"fused_activations", plan.fusions}};
+          // Nodes the backend runs inside the kernel of a node before them (a bias add, an
+          // activation) unless an observer needs every node's output or the `fuse` flag is off.
+          {"fused_nodes", plan.fusions}};
 }
 
 }  // namespace tfjsi::cli

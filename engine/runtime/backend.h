@@ -19,7 +19,7 @@
 
 namespace tfjsi::runtime {
 
-// Attributes of a node that Backend::fuse_activation made from an op without a fused form (AddV2):
+// Attributes of a node that Backend::fuse made from an op without a fused form (AddV2):
 // the activation op its kernel applies last ("Relu", "Relu6", ...), and that op's alpha
 // (LeakyRelu). Every backend that runs such a node must honour them.
 inline constexpr std::string_view kFusedActivation = "_tfjsi_activation";
@@ -80,12 +80,15 @@ class Backend {
                                std::span<const graph::TensorInfo* const> /*inputs*/) const {
     return supports(node);
   }
-  // A node that computes `producer` and then `activation` (a Relu-like op whose one input is the
-  // producer's only output, read by nothing else) in one kernel, when this backend has such a
-  // kernel: one dispatch instead of two, as TFLite's GPU delegate merges them. cpu must run the
-  // node it returns as well (a kernel that fails falls back to cpu). Default: none.
-  virtual std::optional<graph::Node> fuse_activation(const graph::Node& /*producer*/,
-                                                     const graph::Node& /*activation*/) const {
+  // A node that computes `producer` and then `next` in one kernel, when this backend has such a
+  // kernel: one dispatch instead of two, as TFLite's GPU delegate merges them. `next` reads the
+  // producer's only output (read by nothing else) as its input `through`; `next_inputs` is what
+  // shape inference knows of next's inputs. Inputs of the returned node past the producer's own
+  // must be Const nodes (a bias): the executor passes their weights. cpu must run the node it
+  // returns as well (a kernel that fails falls back to cpu). Default: none.
+  virtual std::optional<graph::Node> fuse(
+      const graph::Node& /*producer*/, const graph::Node& /*next*/, int /*through*/,
+      std::span<const graph::TensorInfo* const> /*next_inputs*/) const {
     return std::nullopt;
   }
 

@@ -319,14 +319,25 @@ class Run {
     }
     if (is_functional_control_flow(node.op)) return call_function(node, in);
     if (pn.executor_op) return run_executor_op(e_, node, in);
-    // The activation that the kernel before it applied (PlanNode::fused): forward its result.
+    // A node that a kernel before it took in (PlanNode::fused): forward the chain's result.
     if (pn.fused_into >= 0 && fuses(pn.fused_into)) {
       ran_on = "fused";
-      Value v = *in.front();
+      Value v = *in[static_cast<std::size_t>(pn.fused_through)];
       if (v.is_tensor()) v.tensor = e_.clone(v.tensor, node.name);
       return {std::move(v)};
     }
-    const graph::Node& kernel = pn.fused && fuses(i) ? *pn.fused : node;
+    const bool fused = pn.fused && fuses(i);
+    const graph::Node& kernel = fused ? *pn.fused : node;
+    // A fused kernel's inputs past the node's own are weights (a bias): the plan made sure.
+    std::vector<Value> extra;
+    std::vector<const Value*> all_in;
+    if (fused && kernel.inputs.size() > in.size()) {
+      for (std::size_t k = in.size(); k < kernel.inputs.size(); ++k)
+        extra.push_back(Value{r_.weights[kernel.inputs[k].node], {}, {}});
+      all_in.assign(in.begin(), in.end());
+      for (const Value& v : extra) all_in.push_back(&v);
+      in = all_in;
+    }
 
     // A backend kernel. When it fails on a backend other than cpu for a reason of that backend,
     // cpu runs the node (and does from now on) with a warning; a backend that went away entirely

@@ -120,27 +120,45 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
     src.last_use[r.output] = INT_MAX;
   }
 
-  // Activations the backend can apply inside the kernel before them. Not in TF1 control flow,
-  // whose nodes run by frames and iterations rather than straight down `order`.
+  // Chains the backend can run as one kernel (Backend::fuse): from each node, the one reader of
+  // its only output while that reader is on the same backend and the backend can take it in. Not
+  // in TF1 control flow, whose nodes run by frames and iterations rather than straight down
+  // `order`.
   for (int i : plan.order) {
     PlanNode& p = plan.nodes[i];
-    const graph::Node& node = graph.nodes[i];
-    if (plan.dynamic || !p.backend || p.fallback || p.fused_into >= 0 || node.outputs.size() != 1 ||
-        p.uses.size() != 1 || p.uses[0] != 1 || p.consumers.size() != 1)
-      continue;
-    const int c = p.consumers[0];
-    PlanNode& pc = plan.nodes[c];
-    const graph::Node& act = graph.nodes[c];
-    if (pc.backend != p.backend || pc.fallback || act.inputs.size() != 1 ||
-        act.inputs[0].node != i || act.inputs[0].output != 0 || !act.control_inputs.empty() ||
-        pc.fused)
-      continue;
-    if (auto f = p.backend->fuse_activation(node, act)) {
-      p.fused = std::move(f);
-      p.absorbed = c;
+    if (plan.dynamic || !p.backend || p.fallback || p.executor_op || p.fused_into >= 0) continue;
+    graph::Node kernel = graph.nodes[i];
+    bool took = false;
+    for (int tail = i;;) {
+      const PlanNode& t = plan.nodes[tail];
+      if (graph.nodes[tail].outputs.size() != 1 || t.uses.size() != 1 || t.uses[0] != 1 ||
+          t.consumers.size() != 1)
+        break;
+      const int c = t.consumers[0];
+      PlanNode& pc = plan.nodes[c];
+      const graph::Node& next = graph.nodes[c];
+      if (pc.backend != p.backend || pc.fallback || pc.executor_op || pc.fused ||
+          !next.control_inputs.empty())
+        break;
+      int through = -1;
+      for (int k = 0; k < static_cast<int>(next.inputs.size()); ++k)
+        if (next.inputs[k].node == tail) through = k;
+      std::optional<graph::Node> f =
+          p.backend->fuse(kernel, next, through, input_infos(graph, next));
+      if (!f) break;
+      // What the fused kernel reads beyond the producer's inputs comes from the weights.
+      bool weights_only = true;
+      for (std::size_t k = graph.nodes[i].inputs.size(); k < f->inputs.size(); ++k)
+        weights_only = weights_only && graph.nodes[f->inputs[k].node].op == "Const";
+      if (!weights_only || !p.backend->supports_inputs(*f, input_infos(graph, *f))) break;
+      kernel = std::move(*f);
       pc.fused_into = i;
+      pc.fused_through = through;
       ++plan.fusions;
+      took = true;
+      tail = c;
     }
+    if (took) p.fused = std::move(kernel);
   }
 
   // Where each node's result lives, for segments and sync points. Executor ops that forward keep

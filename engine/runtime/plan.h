@@ -25,13 +25,14 @@ struct PlanNode {
   // Per output: position in `order` of the last consumer; -1 when nothing reads it (it is freed
   // as soon as it is made). Requested outputs are never freed during a run.
   std::vector<int> last_use;
-  // Activation fusion, offered by the backend (Backend::fuse_activation) for a node whose only
-  // consumer is an activation on the same backend: `fused` runs in this node's place and applies
-  // `absorbed`'s activation; that node's `fused_into` names this one, and it then forwards its
-  // input. The executor takes the offer when no observer needs every node's own output.
+  // Fusion, offered by the backend (Backend::fuse): a chain of nodes, each the only reader of
+  // the one before, on one backend, runs as the single kernel `fused` in the first node's place
+  // (a convolution taking in the bias add and the activation after it). Every later node of the
+  // chain has `fused_into` naming the first and forwards its input `fused_through`, which carries
+  // the chain. The executor takes the offer when no observer needs every node's own output.
   std::optional<graph::Node> fused;
-  int absorbed = -1;
   int fused_into = -1;
+  int fused_through = -1;
 };
 
 struct Fallback {
@@ -56,7 +57,7 @@ struct Plan {
   std::vector<Fallback> fallbacks;
   std::vector<Segment> segments;
   int sync_points = 0;  // kernel inputs that come from another backend
-  int fusions = 0;      // producer + activation pairs that may run as one kernel
+  int fusions = 0;      // nodes that may run inside the kernel of a node before them
 };
 
 // Throws ModelError listing every op that no backend (not even cpu) can run.

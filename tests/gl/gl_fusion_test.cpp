@@ -1,10 +1,12 @@
-// Activation fusion on gl (Backend::fuse_activation, PlanNode::fused): a binary op or a fused
-// convolution whose only reader is a Relu-like op runs as one kernel that applies the activation,
-// and the activation node forwards. Checked on a hand-built graph against cpu: which pairs the plan
-// fuses (not a producer with two readers, not Prelu), that outputs stay cpu's, that the activation
-// runs no kernel of its own, that an observer reading every node's output or the `fuse` flag turns
-// it off (the producer's own output is then unactivated), and that a fused kernel that fails on gl
-// runs on cpu with its activation.
+// Fusion on gl (Backend::fuse, PlanNode::fused): a node whose only reader gl can take in runs as
+// one kernel with it, and the reader forwards. Activations go into a binary op or a fused
+// convolution; a bias add of a Const vector goes into Conv2D, DepthwiseConv2dNative or MatMul,
+// which become their fused forms, and the activation after it follows. Checked on a hand-built
+// graph against cpu: which chains the plan fuses (not a producer with two readers, not Prelu, not
+// an add of a tensor or of a Const that is not a vector, the bias first or second), that outputs
+// stay cpu's, that fused nodes run no kernel of their own, that an observer reading every node's
+// output or the `fuse` flag turns it off (the producer's own output is then unactivated), and that
+// a fused kernel that fails on gl runs on cpu with what it took in.
 #include <QtTest>
 
 #include <cmath>
@@ -45,6 +47,10 @@ class Watch final : public Observer {
 // x -> Mul(x, x) -> Relu, and Mul is also an output: not fused (two readers)
 // x -> Maximum(x, b) -> Prelu(alpha) not fused (Prelu has a second input)
 // x, filter, b -> _FusedConv2D [BiasAdd] -> Sigmoid: fused into fused_ops
+// x -> Conv2D -> AddV2(., cb) -> Relu6: one _FusedConv2D [BiasAdd, Relu6]
+// x -> DepthwiseConv2dNative -> AddV2(db, .) -> Relu: the bias first, one fused depthwise
+// m -> MatMul -> BiasAdd(., mb): one _FusedMatMul [BiasAdd]
+// x -> Conv2D -> AddV2(., x), and -> Conv2D -> AddV2(., a [1,5,7,6] Const): not fused
 graph::Graph make_graph() {
   test::GraphBuilder g;
   const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
@@ -68,6 +74,29 @@ graph::Graph make_graph() {
                            {"fused_ops", std::vector<std::string>{"BiasAdd"}},
                            {"num_args", std::int64_t{1}}});
   g.output("sigmoid", g.add("sigmoid", "Sigmoid", {conv}));
+
+  const std::map<std::string, graph::AttrValue, std::less<>> same{
+      {"strides", std::vector<std::int64_t>{1, 1, 1, 1}}, {"padding", std::string("SAME")}};
+  auto weights = [&](const char* name, Shape shape, std::uint32_t seed) {
+    auto w = g.add(name, "Const");
+    g.g.nodes[w.node].value = test::random_tensor(std::move(shape), seed, -1.f, 1.f);
+    return w;
+  };
+  const auto c2 = g.add("c2", "Conv2D", {x, filter}, same);
+  const auto c2_add = g.add("c2_add", "AddV2", {c2, cb});
+  g.output("c2_relu6", g.add("c2_relu6", "Relu6", {c2_add}));
+  const auto dw = g.add("dw", "DepthwiseConv2dNative", {x, weights("dwf", {3, 3, 6, 1}, 12)}, same);
+  const auto dw_add = g.add("dw_add", "AddV2", {b, dw});
+  g.output("dw_relu", g.add("dw_relu", "Relu", {dw_add}));
+  const auto m = g.placeholder("m", DType::Float32, {3, 6});
+  const auto mm = g.add("mm", "MatMul", {m, weights("mw", {6, 5}, 13)},
+                        {{"transpose_a", false}, {"transpose_b", false}});
+  g.output("mm_bias", g.add("mm_bias", "BiasAdd", {mm, cb}));
+  const auto f6 = weights("f6", {1, 1, 6, 6}, 14);
+  const auto c3 = g.add("c3", "Conv2D", {x, f6}, same);
+  g.output("c3_add_x", g.add("c3_add_x", "AddV2", {c3, x}));
+  const auto c4 = g.add("c4", "Conv2D", {x, f6}, same);
+  g.output("c4_add_big", g.add("c4_add_big", "AddV2", {c4, weights("big", {1, 5, 7, 6}, 15)}));
   graph::Graph graph = g.take();
   // Float ops, as the converter writes them.
   for (auto& n : graph.nodes)
@@ -83,7 +112,8 @@ using test::GlEngine;
 class GlFusionTest : public QObject {
   Q_OBJECT
   graph::Graph graph_ = make_graph();
-  NamedTensors inputs_{{"x", test::random_tensor({1, 5, 7, 6}, 5, -8.f, 8.f)}};
+  NamedTensors inputs_{{"x", test::random_tensor({1, 5, 7, 6}, 5, -8.f, 8.f)},
+                       {"m", test::random_tensor({3, 6}, 6, -4.f, 4.f)}};
   std::vector<HostTensor> want_;
 
   // Runs the graph on gl with `watch` attached.
@@ -120,14 +150,14 @@ class GlFusionTest : public QObject {
     Executor ex(e.engine, graph_);
     e.engine.set_backend("cpu");
     want_ = ex.run(inputs_);
-    QCOMPARE(want_.size(), std::size_t{6});
+    QCOMPARE(want_.size(), std::size_t{11});
   }
 
   void plan_fuses_what_it_can() {
     GlEngine e;
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
-    QCOMPARE(p.fusions, 3);
+    QCOMPARE(p.fusions, 8);
     auto node = [&](const char* name) -> const PlanNode& {
       for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (graph_.nodes[i].name == name) return p.nodes[i];
@@ -138,8 +168,23 @@ class GlFusionTest : public QObject {
     QCOMPARE(node("sub").fused->attr_or<float>(std::string(kFusedActivationAlpha), 0.f), 0.3f);
     QVERIFY(!node("mul").fused && node("relu").fused_into < 0);
     QVERIFY(!node("max").fused && node("prelu").fused_into < 0);
-    const auto ops = node("conv").fused->attr_as<std::vector<std::string>>("fused_ops");
-    QCOMPARE(ops, (std::vector<std::string>{"BiasAdd", "Sigmoid"}));
+    auto fused_ops = [&](const char* name) {
+      return node(name).fused->attr_as<std::vector<std::string>>("fused_ops");
+    };
+    QCOMPARE(fused_ops("conv"), (std::vector<std::string>{"BiasAdd", "Sigmoid"}));
+    // Bias adds: the convolution or product becomes its fused form reading the Const.
+    QCOMPARE(node("c2").fused->op, std::string("_FusedConv2D"));
+    QCOMPARE(fused_ops("c2"), (std::vector<std::string>{"BiasAdd", "Relu6"}));
+    QCOMPARE(node("c2_add").fused_through, 0);
+    QVERIFY(node("c2_relu6").fused_into == node("c2_add").fused_into);
+    QCOMPARE(node("dw").fused->op, std::string("FusedDepthwiseConv2dNative"));
+    QCOMPARE(fused_ops("dw"), (std::vector<std::string>{"BiasAdd", "Relu"}));
+    QCOMPARE(node("dw_add").fused_through, 1);
+    QCOMPARE(graph_.nodes[node("dw").fused->inputs.back().node].name, std::string("b"));
+    QCOMPARE(node("mm").fused->op, std::string("_FusedMatMul"));
+    QVERIFY(node("mm_bias").fused_into >= 0);
+    for (const char* n : {"c3", "c4"}) QVERIFY(!node(n).fused);
+    for (const char* n : {"c3_add_x", "c4_add_big"}) QVERIFY(node(n).fused_into < 0);
     // cpu offers nothing: its plan fuses no pair.
     e.engine.set_backend("cpu");
     QCOMPARE(ex.plan().fusions, 0);
@@ -150,8 +195,11 @@ class GlFusionTest : public QObject {
     Watch watch(false);
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fused");
-    for (const char* act : {"relu6", "leaky", "sigmoid"}) QCOMPARE(watch.ran_on[act], "fused");
-    for (const char* k : {"add", "sub", "conv", "mul", "relu", "max", "prelu"})
+    for (const char* k :
+         {"relu6", "leaky", "sigmoid", "c2_add", "c2_relu6", "dw_add", "dw_relu", "mm_bias"})
+      QCOMPARE(watch.ran_on[k], "fused");
+    for (const char* k : {"add", "sub", "conv", "mul", "relu", "max", "prelu", "c2", "dw", "mm",
+                          "c3", "c3_add_x", "c4", "c4_add_big"})
       QCOMPARE(watch.ran_on[k], "gl");
   }
 
@@ -173,23 +221,37 @@ class GlFusionTest : public QObject {
     Watch watch(false);
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fuse=false");
-    for (const char* act : {"relu6", "leaky", "sigmoid"}) QCOMPARE(watch.ran_on[act], "gl");
+    for (const char* k : {"relu6", "leaky", "sigmoid", "c2_add", "dw_add", "mm_bias"})
+      QCOMPARE(watch.ran_on[k], "gl");
   }
 
+  void failing_fused_kernel_runs_on_cpu_data() {
+    QTest::addColumn<QString>("producer");
+    QTest::addColumn<QString>("taken_in");
+    QTest::newRow("activation") << "add"
+                                << "relu6";
+    QTest::newRow("bias and activation") << "c2"
+                                         << "c2_relu6";
+    QTest::newRow("bias first") << "dw"
+                                << "dw_add";
+  }
   void failing_fused_kernel_runs_on_cpu() {
+    QFETCH(QString, producer);
+    QFETCH(QString, taken_in);
+    const std::string name = producer.toStdString();
     GlEngine e;
     e.gl->test_hooks().fault = gl::GlFault::Compile;
-    e.gl->test_hooks().fault_node = "add";
+    e.gl->test_hooks().fault_node = name;
     Watch watch(false);
     const auto got = run_watched(e, watch);
     e.gl->test_hooks().fault = gl::GlFault::None;
-    expect_cpu_outputs(got, "fault at add");
-    QCOMPARE(watch.ran_on["add"], "cpu");
-    QCOMPARE(watch.ran_on["relu6"], "fused");
+    expect_cpu_outputs(got, "fault at " + name);
+    QCOMPARE(watch.ran_on[name], "cpu");
+    QCOMPARE(watch.ran_on[taken_in.toStdString()], "fused");
     bool warned = false;
     for (const auto& l : e.log)
-      warned = warned ||
-               (l.find("'add'") != std::string::npos && l.find("runs on cpu") != std::string::npos);
+      warned = warned || (l.find("'" + name + "'") != std::string::npos &&
+                          l.find("runs on cpu") != std::string::npos);
     QVERIFY2(warned, "no warning names the node that fell back");
   }
 };

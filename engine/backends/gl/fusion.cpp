@@ -1,7 +1,8 @@
-// Which activations the gl backend applies inside the kernel before them (Backend::
-// fuse_activation): one dispatch for a binary op or a fused convolution and the Relu-like op that
-// reads it, the way TFLite's GPU delegate merges elementwise ops into the node before. On llvmpipe
-// an elementwise node costs its texel count in image stores; the fused activation costs nothing.
+// What the gl backend runs inside the kernel before it (Backend::fuse), the merges TFLite's GPU
+// delegate does: a bias add of a constant vector per output channel into the convolution or
+// matrix product before it (which becomes its fused form with a BiasAdd), and a Relu-like
+// activation into the binary op or fused convolution before it. On llvmpipe an elementwise node
+// costs its texel count in image stores; what a kernel takes in costs next to nothing.
 #include <array>
 #include <string_view>
 
@@ -24,24 +25,61 @@ bool one_of(std::string_view op, auto const& list) {
   return false;
 }
 
+// The fused form of a convolution or product without one, "" for other ops.
+std::string_view fused_form(std::string_view op) {
+  if (op == "Conv2D") return "_FusedConv2D";
+  if (op == "DepthwiseConv2dNative") return "FusedDepthwiseConv2dNative";
+  if (op == "MatMul") return "_FusedMatMul";
+  return {};
+}
+
+// `next` adds a float vector (rank 0 or 1) to input `through`'s last axis: a bias, when the
+// plan finds the vector is a Const.
+std::optional<graph::TensorRef> bias_of(const graph::Node& next, int through,
+                                        std::span<const graph::TensorInfo* const> inputs) {
+  if (next.inputs.size() != 2 || through < 0 || through > 1 || inputs.size() != 2) return {};
+  if (next.op == "BiasAdd") {
+    if (through != 0 || next.attr_or<std::string>("data_format", "NHWC") != "NHWC") return {};
+  } else if (next.op != "Add" && next.op != "AddV2") {
+    return {};
+  }
+  const graph::TensorInfo* b = inputs[1 - through];
+  if (!b || b->dtype != DType::Float32 || !b->shape.rank_known || b->shape.dims.size() > 1)
+    return {};
+  return next.inputs[1 - through];
+}
+
 }  // namespace
 
-std::optional<graph::Node> GlBackend::fuse_activation(const graph::Node& producer,
-                                                      const graph::Node& activation) const {
-  // The activations of common.glsl that cpu's fused kernels know too; not Prelu (a second input).
-  const int code = activation_code(activation.op);
-  if (code <= 0 || code == 5 || !supports(producer) || !supports(activation)) return std::nullopt;
-  const float alpha = activation.attr_or<float>("alpha", 0.2f);
+std::optional<graph::Node> GlBackend::fuse(
+    const graph::Node& producer, const graph::Node& next, int through,
+    std::span<const graph::TensorInfo* const> next_inputs) const {
+  if (!supports(producer) || !supports(next)) return std::nullopt;
   graph::Node fused = producer;
+  // A bias: Conv2D -> AddV2(., b) becomes _FusedConv2D [BiasAdd] reading b.
+  if (const std::string_view form = fused_form(producer.op); !form.empty()) {
+    const auto bias = bias_of(next, through, next_inputs);
+    if (!bias) return std::nullopt;
+    fused.op = std::string(form);
+    fused.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+    fused.attrs["num_args"] = std::int64_t{1};
+    fused.inputs.push_back(*bias);
+    return fused;
+  }
+  // An activation: the activations of common.glsl that cpu's fused kernels know too; not Prelu
+  // (a second input).
+  const int code = activation_code(next.op);
+  if (code <= 0 || code == 5 || through != 0 || next.inputs.size() != 1) return std::nullopt;
+  const float alpha = next.attr_or<float>("alpha", 0.2f);
   if (one_of(producer.op, kBinary)) {
-    fused.attrs[std::string(runtime::kFusedActivation)] = activation.op;
+    fused.attrs[std::string(runtime::kFusedActivation)] = next.op;
     fused.attrs[std::string(runtime::kFusedActivationAlpha)] = alpha;
     return fused;
   }
   if (one_of(producer.op, kFusedWithBias)) {
     const std::vector<std::string> ops = node_string_list(producer, "fused_ops");
     if (ops.size() != 1 || lower(ops[0]) != "biasadd") return std::nullopt;
-    fused.attrs["fused_ops"] = std::vector<std::string>{ops[0], activation.op};
+    fused.attrs["fused_ops"] = std::vector<std::string>{ops[0], next.op};
     if (code == 4) fused.attrs["leakyrelu_alpha"] = alpha;
     return fused;
   }

@@ -85,8 +85,9 @@ class GlBackend : public runtime::Backend {
   bool supports(const graph::Node& node) const override;
   bool supports_inputs(const graph::Node& node,
                        std::span<const graph::TensorInfo* const> inputs) const override;
-  std::optional<graph::Node> fuse_activation(const graph::Node& producer,
-                                             const graph::Node& activation) const override;
+  std::optional<graph::Node> fuse(
+      const graph::Node& producer, const graph::Node& next, int through,
+      std::span<const graph::TensorInfo* const> next_inputs) const override;
   std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override;
   HostTensor download(const runtime::TensorView& tensor) override;
   std::vector<runtime::TensorView> run(const graph::Node& node,
