@@ -35,7 +35,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as bench_run  # noqa: E402  (inputs, corpus path)
 
-LINE = re.compile(r"\[debug\] (\S+) '(.*)' on (\w+): in \((.*?)\) out \((.*?)\) ([0-9.]+) ms")
+# "on fused ('NODE')": computed inside NODE's kernel.
+LINE = re.compile(r"\[debug\] (\S+) '(.*)' on (\w+)(?: \('(.*?)'\))?: in \((.*?)\) out \((.*?)\) ([0-9.]+) ms")
 
 
 def log(msg):
@@ -43,7 +44,8 @@ def log(msg):
 
 
 def node_times(tfjsi, model, backend, extra, runs, env, timeout):
-    """{(node, occurrence): (op, backend, in shapes, out shapes, min ms)} over the timed runs."""
+    """{(node, occurrence): (op, backend, in shapes, out shapes, min ms, fused into)} over the timed
+    runs."""
     cmd = [tfjsi, "bench", model, "--backend", backend, "--warmup", "0", "--runs", str(runs), "--profile",
            "--flag", "debug=true", "--json"] + extra
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
@@ -62,17 +64,18 @@ def node_times(tfjsi, model, backend, extra, runs, env, timeout):
     out = {}
     for r in range(1, 1 + runs):
         seen = collections.Counter()
-        for op, node, be, ins, outs, ms in lines[r * per_run:(r + 1) * per_run]:
+        for op, node, be, into, ins, outs, ms in lines[r * per_run:(r + 1) * per_run]:
             key = (node, seen[node])
             seen[node] += 1
             prev = out.get(key)
-            out[key] = (op, be, ins, outs, min(float(ms), prev[4]) if prev else float(ms))
+            out[key] = (op, be, ins, outs, min(float(ms), prev[4]) if prev else float(ms), into)
     return out, j
 
 
 def shaders(args, models, tmpdir):
-    """Paired rows, failures, and the number of activations that ran inside the kernel before them
-    (debug log: on 'fused'; they have no shader of their own to compare)."""
+    """Paired rows, failures, and the number of nodes that ran inside the kernel before them (debug
+    log: on fused; they have no shader of their own). A gl node that took such nodes in is paired
+    with cpu's time for it and for them, which cpu runs as kernels of their own."""
     rows, failures, fused = [], [], 0
     env = dict(os.environ, XDG_CACHE_HOME=args.cache_home)
     for name in models:
@@ -85,13 +88,20 @@ def shaders(args, models, tmpdir):
             failures.append((name, str(e)))
             log(f"gl_profile: {name}: {e}")
             continue
+        taken_in = collections.defaultdict(float)  # gl producer -> cpu ms of the nodes it took in
+        took = collections.Counter()  # gl producer -> how many
+        for key, (op, be, ins, outs, ms, into) in gl.items():
+            if be == "fused" and into and key in cpu:
+                taken_in[(into, key[1])] += cpu[key][4]
+                took[(into, key[1])] += 1
         n = 0
-        for key, (op, be, ins, outs, ms) in gl.items():
+        for key, (op, be, ins, outs, ms, into) in gl.items():
             fused += be == "fused"
             if be != "gl" or key not in cpu:
                 continue
-            cms = cpu[key][4]
-            rows.append({"model": name, "node": key[0], "op": op, "in": ins, "out": outs, "gl_ms": ms,
+            cms = cpu[key][4] + taken_in[key]
+            rows.append({"model": name, "node": key[0], "op": op + (f" +{took[key]}" if took[key] else ""),
+                         "in": ins, "out": outs, "gl_ms": ms,
                          "cpu_ms": cms, "ratio": ms / cms if cms > 0 else float("inf")})
             n += 1
         log(f"gl_profile: {name}: {n} gl nodes paired; gl {glj['median_ms']:.1f} ms, cpu {cpuj['median_ms']:.1f} ms")
@@ -198,8 +208,9 @@ def main():
                   f"minimum wall time of {args.runs} profiled runs on each backend (default threads). "
                   f"Over 10x slower than cpu: {len(over)} nodes"
                   + (f" ({', '.join(f'{m} {n}' for m, n in per_model.most_common())})" if over else "") + ". "
-                  f"Activations that ran inside the kernel before them (no shader of their own, not paired): "
-                  f"{fused}.", "",
+                  f"Nodes that ran inside the kernel before them (a bias add, an activation; no shader of their "
+                  f"own): {fused}; an op marked +N took N such nodes in, and its cpu time is cpu's for it and "
+                  f"for them.", "",
                   "| model | node | op | inputs | gl (ms) | cpu (ms) | gl / cpu |", "|---|---|---|---|---:|---:|---:|"]
         def table(subset):
             return [f"| {r['model']} | `{r['node']}` | {r['op']} | {r['in']} | {r['gl_ms']:.3f} | "

@@ -38,9 +38,10 @@ void DebugLog::after_kernel(KernelEvent& e) {
   }
   char time[32];
   std::snprintf(time, sizeof time, "%.3f ms", e.ms);
+  const std::string into = e.fused_into ? " ('" + e.fused_into->name + "')" : "";
   e.engine.log("[debug] " + e.node.op + " '" + e.node.name + "' on " + std::string(e.backend) +
-               ": in (" + shapes(e.inputs) + ") out (" + shapes(e.outputs) + ") " + time + ", " +
-               std::to_string(bytes) + " bytes" + nan);
+               into + ": in (" + shapes(e.inputs) + ") out (" + shapes(e.outputs) + ") " + time +
+               ", " + std::to_string(bytes) + " bytes" + nan);
 }
 
 }  // namespace tfjsi::runtime

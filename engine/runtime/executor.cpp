@@ -261,6 +261,7 @@ class Run {
     std::vector<std::optional<Value>> outs = compute(i, in, merge_index, event.backend);
     event.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (event.backend == "fused") event.fused_into = &g_.nodes[pn.fused_into];
 
     if (observed) {
       for (const auto& v : outs) out_tensors.push_back(v && v->is_tensor() ? v->tensor : Tensor());

@@ -25,6 +25,8 @@ struct KernelEvent {
   // replacement is what consumers see.
   std::vector<Tensor>& outputs;
   double ms = 0;  // after_kernel only: the node's wall time
+  // after_kernel only, backend "fused": the node whose kernel computed this one (PlanNode::fused).
+  const graph::Node* fused_into = nullptr;
 };
 
 class Observer {
@@ -32,7 +34,7 @@ class Observer {
   virtual ~Observer() = default;
   // Whether it looks at the value of every node's own output. Then the executor runs each node as
   // its own kernel; an observer that only times, counts or logs says no, and leaves the backend
-  // free to apply an activation inside the kernel before it (the activation node then forwards).
+  // free to run a node inside the kernel before it (a bias add, an activation; it then forwards).
   virtual bool needs_every_output() const { return true; }
   virtual void run_started() {}
   virtual void before_kernel(const KernelEvent& /*event*/) {}

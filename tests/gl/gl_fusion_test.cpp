@@ -32,10 +32,11 @@ class Watch final : public Observer {
   bool needs_every_output() const override { return values_; }
   void after_kernel(KernelEvent& e) override {
     ran_on[e.node.name] = std::string(e.backend);
+    if (e.fused_into) fused_into[e.node.name] = e.fused_into->name;
     if (values_ && !e.outputs.empty() && e.outputs[0].alive())
       outputs[e.node.name] = e.engine.read(e.outputs[0]);
   }
-  std::map<std::string, std::string> ran_on;
+  std::map<std::string, std::string> ran_on, fused_into;
   std::map<std::string, HostTensor> outputs;
 
  private:
@@ -198,6 +199,10 @@ class GlFusionTest : public QObject {
     for (const char* k :
          {"relu6", "leaky", "sigmoid", "c2_add", "c2_relu6", "dw_add", "dw_relu", "mm_bias"})
       QCOMPARE(watch.ran_on[k], "fused");
+    // Observers learn whose kernel computed a fused node.
+    QCOMPARE(watch.fused_into["c2_relu6"], "c2");
+    QCOMPARE(watch.fused_into["dw_add"], "dw");
+    QVERIFY(!watch.fused_into.count("c2"));
     for (const char* k : {"add", "sub", "conv", "mul", "relu", "max", "prelu", "c2", "dw", "mm",
                           "c3", "c3_add_x", "c4", "c4_add_big"})
       QCOMPARE(watch.ran_on[k], "gl");
