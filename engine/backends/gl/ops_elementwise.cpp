@@ -76,7 +76,7 @@ std::vector<runtime::TensorView> binary(OpContext& c, int op) {
   KernelCall call;
   call.shader = "binary.comp";
   call.defines = def("OP", std::int64_t{op});
-  // A fused node's activation (GlBackend::fuse_activation): applied before the store.
+  // A fused node's activation (GlBackend::fuse): applied before the store.
   if (const auto* act = std::get_if<std::string>(c.node().attr(runtime::kFusedActivation))) {
     const int code = activation_code(*act);
     if (code <= 0 || code == 5) c.fail("fused activation '" + *act + "' is not supported");
