@@ -46,12 +46,14 @@ class Watch final : public Observer {
 // x -> AddV2(x, b) -> Relu6          fused (binary op)
 // x -> Sub(x, b) -> LeakyRelu(0.3)   fused, the slope carried over
 // x -> Mul(x, x) -> Relu, and Mul is also an output: not fused (two readers)
-// x -> Maximum(x, b) -> Prelu(alpha) not fused (Prelu has a second input)
+// x -> Maximum(x, b) -> Prelu(alpha): fused, the alpha (a Const) read as a third input
 // x, filter, b -> _FusedConv2D [BiasAdd] -> Sigmoid: fused into fused_ops
 // x -> Conv2D -> AddV2(., cb) -> Relu6: one _FusedConv2D [BiasAdd, Relu6]
 // x -> DepthwiseConv2dNative -> AddV2(db, .) -> Relu: the bias first, one fused depthwise
 // m -> MatMul -> BiasAdd(., mb): one _FusedMatMul [BiasAdd]
+// x -> Conv2D -> AddV2(., b) -> Prelu(alpha): one _FusedConv2D [BiasAdd, Prelu]
 // x -> Conv2D -> AddV2(., x), and -> Conv2D -> AddV2(., a [1,5,7,6] Const): not fused
+// x -> Sub(x, b) -> Prelu(x): not fused (the alpha is not a Const)
 graph::Graph make_graph() {
   test::GraphBuilder g;
   const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
@@ -96,6 +98,11 @@ graph::Graph make_graph() {
   const auto f6 = weights("f6", {1, 1, 6, 6}, 14);
   const auto c3 = g.add("c3", "Conv2D", {x, f6}, same);
   g.output("c3_add_x", g.add("c3_add_x", "AddV2", {c3, x}));
+  const auto c5 = g.add("c5", "Conv2D", {x, f6}, same);
+  const auto c5_add = g.add("c5_add", "AddV2", {c5, b});
+  g.output("c5_prelu", g.add("c5_prelu", "Prelu", {c5_add, alpha}));
+  const auto sub2 = g.add("sub2", "Sub", {x, b});
+  g.output("sub2_prelu", g.add("sub2_prelu", "Prelu", {sub2, x}));
   const auto c4 = g.add("c4", "Conv2D", {x, f6}, same);
   g.output("c4_add_big", g.add("c4_add_big", "AddV2", {c4, weights("big", {1, 5, 7, 6}, 15)}));
   graph::Graph graph = g.take();
@@ -151,14 +158,14 @@ class GlFusionTest : public QObject {
     Executor ex(e.engine, graph_);
     e.engine.set_backend("cpu");
     want_ = ex.run(inputs_);
-    QCOMPARE(want_.size(), std::size_t{11});
+    QCOMPARE(want_.size(), std::size_t{13});
   }
 
   void plan_fuses_what_it_can() {
     GlEngine e;
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
-    QCOMPARE(p.fusions, 8);
+    QCOMPARE(p.fusions, 11);
     auto node = [&](const char* name) -> const PlanNode& {
       for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (graph_.nodes[i].name == name) return p.nodes[i];
@@ -168,10 +175,15 @@ class GlFusionTest : public QObject {
     QVERIFY(node("sub").fused && node("leaky").fused_into >= 0);
     QCOMPARE(node("sub").fused->attr_or<float>(std::string(kFusedActivationAlpha), 0.f), 0.3f);
     QVERIFY(!node("mul").fused && node("relu").fused_into < 0);
-    QVERIFY(!node("max").fused && node("prelu").fused_into < 0);
     auto fused_ops = [&](const char* name) {
       return node(name).fused->attr_as<std::vector<std::string>>("fused_ops");
     };
+    // Prelu: its alpha, a Const, becomes the fused node's last input.
+    QVERIFY(node("max").fused && node("prelu").fused_into >= 0);
+    QCOMPARE(node("max").fused->inputs.size(), std::size_t{3});
+    QCOMPARE(fused_ops("c5"), (std::vector<std::string>{"BiasAdd", "Prelu"}));
+    QCOMPARE(node("c5").fused->inputs.size(), std::size_t{4});
+    QVERIFY(!node("sub2").fused && node("sub2_prelu").fused_into < 0);
     QCOMPARE(fused_ops("conv"), (std::vector<std::string>{"BiasAdd", "Sigmoid"}));
     // Bias adds: the convolution or product becomes its fused form reading the Const.
     QCOMPARE(node("c2").fused->op, std::string("_FusedConv2D"));
@@ -196,15 +208,15 @@ class GlFusionTest : public QObject {
     Watch watch(false);
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fused");
-    for (const char* k :
-         {"relu6", "leaky", "sigmoid", "c2_add", "c2_relu6", "dw_add", "dw_relu", "mm_bias"})
+    for (const char* k : {"relu6", "leaky", "sigmoid", "prelu", "c2_add", "c2_relu6", "dw_add",
+                          "dw_relu", "mm_bias", "c5_add", "c5_prelu"})
       QCOMPARE(watch.ran_on[k], "fused");
     // Observers learn whose kernel computed a fused node.
     QCOMPARE(watch.fused_into["c2_relu6"], "c2");
     QCOMPARE(watch.fused_into["dw_add"], "dw");
     QVERIFY(!watch.fused_into.count("c2"));
-    for (const char* k : {"add", "sub", "conv", "mul", "relu", "max", "prelu", "c2", "dw", "mm",
-                          "c3", "c3_add_x", "c4", "c4_add_big"})
+    for (const char* k : {"add", "sub", "conv", "mul", "relu", "max", "c2", "dw", "mm", "c3",
+                          "c3_add_x", "c4", "c4_add_big", "c5", "sub2", "sub2_prelu"})
       QCOMPARE(watch.ran_on[k], "gl");
   }
 
@@ -226,7 +238,8 @@ class GlFusionTest : public QObject {
     Watch watch(false);
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fuse=false");
-    for (const char* k : {"relu6", "leaky", "sigmoid", "c2_add", "dw_add", "mm_bias"})
+    for (const char* k :
+         {"relu6", "leaky", "sigmoid", "prelu", "c2_add", "dw_add", "mm_bias", "c5_prelu"})
       QCOMPARE(watch.ran_on[k], "gl");
   }
 
@@ -237,6 +250,8 @@ class GlFusionTest : public QObject {
                                 << "relu6";
     QTest::newRow("bias and activation") << "c2"
                                          << "c2_relu6";
+    QTest::newRow("prelu") << "max"
+                           << "prelu";
     QTest::newRow("bias first") << "dw"
                                 << "dw_add";
   }

@@ -39,10 +39,16 @@ std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
   std::vector<HostTensor> host;
   host.reserve(inputs.size());
   for (const auto& in : inputs) host.push_back(download(in));
-  std::vector<HostTensor> out = fn(KernelContext{node, host, ctx.pool});
   // A fused node's activation (the gl backend's offer, run here when its kernel fell back): the
-  // activation's own kernel over the output.
-  if (const auto* act = std::get_if<std::string>(node.attr(runtime::kFusedActivation))) {
+  // activation's own kernel over the output. A Prelu's alpha is the node's last input.
+  const auto* act = std::get_if<std::string>(node.attr(runtime::kFusedActivation));
+  std::vector<HostTensor> act_extra;
+  if (act && *act == "Prelu" && !host.empty()) {
+    act_extra.push_back(std::move(host.back()));
+    host.pop_back();
+  }
+  std::vector<HostTensor> out = fn(KernelContext{node, host, ctx.pool});
+  if (act) {
     const Kernel act_fn = kernel_for(*act);
     if (!act_fn || out.size() != 1)
       throw ModelError("node '" + node.name + "' (" + node.op + "): cannot apply activation '" +
@@ -51,6 +57,7 @@ std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
     a.name = node.name;
     a.op = *act;
     if (const auto* alpha = node.attr(runtime::kFusedActivationAlpha)) a.attrs["alpha"] = *alpha;
+    for (auto& e : act_extra) out.push_back(std::move(e));
     out = act_fn(KernelContext{a, out, ctx.pool});
   }
 

@@ -1,7 +1,8 @@
 // What the gl backend runs inside the kernel before it (Backend::fuse), the merges TFLite's GPU
 // delegate does: a bias add of a constant vector per output channel into the convolution or
-// matrix product before it (which becomes its fused form with a BiasAdd), and a Relu-like
-// activation into the binary op or fused convolution before it. On llvmpipe an elementwise node
+// matrix product before it (which becomes its fused form with a BiasAdd), and an activation
+// (Relu-like, or Prelu with a constant alpha per channel) into the binary op or fused convolution
+// before it. On llvmpipe an elementwise node
 // costs its texel count in image stores; what a kernel takes in costs next to nothing.
 #include <array>
 #include <string_view>
@@ -66,24 +67,27 @@ std::optional<graph::Node> GlBackend::fuse(
     fused.inputs.push_back(*bias);
     return fused;
   }
-  // An activation: the activations of common.glsl that cpu's fused kernels know too; not Prelu
-  // (a second input).
+  // An activation: the activations of common.glsl that cpu's fused kernels know too. Prelu's
+  // alpha (its input 1, a Const per channel as the plan and supports_inputs check) becomes the
+  // fused node's last input.
   const int code = activation_code(next.op);
-  if (code <= 0 || code == 5 || through != 0 || next.inputs.size() != 1) return std::nullopt;
+  const bool prelu = code == 5;
+  if (code <= 0 || through != 0 || next.inputs.size() != (prelu ? 2u : 1u)) return std::nullopt;
   const float alpha = next.attr_or<float>("alpha", 0.2f);
   if (one_of(producer.op, kBinary)) {
     fused.attrs[std::string(runtime::kFusedActivation)] = next.op;
     fused.attrs[std::string(runtime::kFusedActivationAlpha)] = alpha;
-    return fused;
-  }
-  if (one_of(producer.op, kFusedWithBias)) {
+  } else if (one_of(producer.op, kFusedWithBias)) {
     const std::vector<std::string> ops = node_string_list(producer, "fused_ops");
     if (ops.size() != 1 || lower(ops[0]) != "biasadd") return std::nullopt;
     fused.attrs["fused_ops"] = std::vector<std::string>{ops[0], next.op};
     if (code == 4) fused.attrs["leakyrelu_alpha"] = alpha;
-    return fused;
+    if (prelu) fused.attrs["num_args"] = std::int64_t{2};
+  } else {
+    return std::nullopt;
   }
-  return std::nullopt;
+  if (prelu) fused.inputs.push_back(next.inputs[1]);
+  return fused;
 }
 
 }  // namespace tfjsi::gl

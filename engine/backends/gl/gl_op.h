@@ -44,6 +44,10 @@ class OpContext {
   const Shape& shape(std::size_t i) const;
   // Input i as a float texture; throws ModelError naming the node otherwise.
   const GlTensorData& tex(std::size_t i) const;
+  // Input i as a texture of one value per output channel (of `channels`) or one for all, as
+  // epilogues read a bias or Prelu alpha; fails naming `what` otherwise.
+  const GlTensorData& per_channel_tex(std::size_t i, std::int64_t channels,
+                                      std::string_view what) const;
   // Input i's data, for outputs that only change the view (Reshape).
   std::shared_ptr<runtime::BackendData> input_data(std::size_t i) const {
     tex(i);  // checks it is a float texture
@@ -97,6 +101,11 @@ using GlOpSupports = bool (*)(const graph::Node& node, InputInfos inputs);
 
 // Input i's statically known shape, or null when the caller does not know its rank.
 const PartialShape* known_shape(InputInfos inputs, std::size_t i);
+// Whether a bias or Prelu alpha of shape `s` is one value per output channel (or one for all):
+// epilogues read it by channel slice only. Unknown shapes do not pass.
+bool per_channel(const PartialShape* s, std::int64_t channels);
+// The node's output channels, from static shape inference; -1 when unknown.
+std::int64_t out_channels(const graph::Node& n);
 
 struct GlOpEntry {
   std::string_view op;

@@ -78,6 +78,20 @@ const PartialShape* known_shape(InputInfos inputs, std::size_t i) {
   return &inputs[i]->shape;
 }
 
+bool per_channel(const PartialShape* s, std::int64_t channels) {
+  if (!s || s->dims.empty()) return s != nullptr;  // a scalar broadcasts
+  for (std::size_t i = 0; i + 1 < s->dims.size(); ++i)
+    if (s->dims[i] != 1) return false;
+  const std::int64_t c = s->dims.back();
+  return c == 1 || (channels >= 0 && c == channels);
+}
+
+std::int64_t out_channels(const graph::Node& n) {
+  if (n.outputs.empty() || !n.outputs[0].shape.rank_known || n.outputs[0].shape.dims.empty())
+    return -1;
+  return n.outputs[0].shape.dims.back();
+}
+
 void OpContext::fail(std::string_view what) const {
   throw ModelError("node '" + node_.name + "' (" + node_.op + ") on gl: " + std::string(what));
 }
@@ -105,6 +119,15 @@ const GlTensorData& OpContext::tex(std::size_t i) const {
     fail("input " + std::to_string(i) + " of shape " + shape_to_string(inputs_[i].shape) +
          " does not match its texture");
   return *d;
+}
+
+const GlTensorData& OpContext::per_channel_tex(std::size_t i, std::int64_t channels,
+                                               std::string_view what) const {
+  const auto l = layout_of(shape(i));
+  if (!l || l->n != 1 || l->h != 1 || l->w != 1 || (l->c != 1 && l->c != channels))
+    fail(std::string(what) + " of shape " + shape_to_string(shape(i)) +
+         " is not per output channel (" + std::to_string(channels) + ")");
+  return tex(i);
 }
 
 DType OpContext::dtype(std::size_t i) const {

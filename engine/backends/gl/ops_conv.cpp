@@ -11,23 +11,6 @@
 namespace tfjsi::gl {
 namespace {
 
-// Whether a bias or Prelu alpha of shape `s` is one value per output channel (or one for all):
-// the epilogue reads it by channel slice only. Unknown shapes do not pass.
-bool per_channel(const PartialShape* s, std::int64_t channels) {
-  if (!s || s->dims.empty()) return s != nullptr;  // a scalar broadcasts
-  for (std::size_t i = 0; i + 1 < s->dims.size(); ++i)
-    if (s->dims[i] != 1) return false;
-  const std::int64_t c = s->dims.back();
-  return c == 1 || (channels >= 0 && c == channels);
-}
-
-// The node's output channels, from static shape inference; -1 when unknown.
-std::int64_t out_channels(const graph::Node& n) {
-  if (n.outputs.empty() || !n.outputs[0].shape.rank_known || n.outputs[0].shape.dims.empty())
-    return -1;
-  return n.outputs[0].shape.dims.back();
-}
-
 // What fused nodes add after the main op: [] or [BiasAdd] or [BiasAdd, activation], with a bias
 // and Prelu alpha per output channel.
 bool fused_supported(const graph::Node& n, InputInfos inputs) {
@@ -63,15 +46,8 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
   }
   const std::size_t want = 2 + (bias ? 1 : 0) + (act == 5 ? 1 : 0);
   c.expect_inputs(want, want);
-  auto per_channel = [&](std::size_t i, const char* what) {
-    const auto l = layout_of(c.shape(i));
-    if (!l || l->n != 1 || l->h != 1 || l->w != 1 || (l->c != 1 && l->c != channels))
-      c.fail(std::string(what) + " of shape " + shape_to_string(c.shape(i)) +
-             " is not per output channel (" + std::to_string(channels) + ")");
-    call.inputs.push_back(&c.tex(i));
-  };
-  if (bias) per_channel(2, "bias");
-  if (act == 5) per_channel(3, "prelu alpha");
+  if (bias) call.inputs.push_back(&c.per_channel_tex(2, channels, "bias"));
+  if (act == 5) call.inputs.push_back(&c.per_channel_tex(3, channels, "prelu alpha"));
   call.defines += def("HAS_BIAS", std::int64_t{bias}) + def("ACT", std::int64_t{act}) +
                   def("ACT_IS_PRELU", std::int64_t{act == 5}) +
                   def("ALPHA", c.float_attr("leakyrelu_alpha", 0.2f));

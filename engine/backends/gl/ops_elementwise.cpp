@@ -59,8 +59,17 @@ enum BinaryOp {
   kPrelu = 7
 };
 
+// The activation a fused node applies before its store (GlBackend::fuse): 0 for none.
+int fused_activation(const graph::Node& n) {
+  const auto* act = std::get_if<std::string>(n.attr(runtime::kFusedActivation));
+  return act ? activation_code(*act) : 0;
+}
+
 std::vector<runtime::TensorView> binary(OpContext& c, int op) {
-  c.expect_inputs(2, 2);
+  const int act = fused_activation(c.node());
+  if (act < 0) c.fail("its fused activation is not supported");
+  // A fused Prelu reads its alpha, one per output channel, as input 2.
+  c.expect_inputs(act == 5 ? 3 : 2, act == 5 ? 3 : 2);
   const GlTensorData &a = c.tex(0), &b = c.tex(1);
   const Shape &sa = c.shape(0), &sb = c.shape(1);
   const std::size_t rank = std::max(sa.size(), sb.size());
@@ -76,14 +85,12 @@ std::vector<runtime::TensorView> binary(OpContext& c, int op) {
   KernelCall call;
   call.shader = "binary.comp";
   call.defines = def("OP", std::int64_t{op});
-  // A fused node's activation (GlBackend::fuse): applied before the store.
-  if (const auto* act = std::get_if<std::string>(c.node().attr(runtime::kFusedActivation))) {
-    const int code = activation_code(*act);
-    if (code <= 0 || code == 5) c.fail("fused activation '" + *act + "' is not supported");
-    call.defines += def("ACT", std::int64_t{code}) +
-                    def("ALPHA", c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
-  }
   call.inputs = {&a, &b};
+  if (act > 0) {
+    call.defines += def("ACT", std::int64_t{act}) +
+                    def("ALPHA", c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
+    if (act == 5) call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
+  }
   call.output = out.get();
   c.dispatch(call);
   return OpContext::result(out, out_shape);
@@ -95,7 +102,7 @@ std::vector<runtime::TensorView> binary_op(OpContext& c) {
 }
 
 std::vector<runtime::TensorView> bias_add(OpContext& c) {
-  c.expect_inputs(2, 2);
+  if (c.num_inputs() < 2) c.fail("needs input and bias");
   const Shape& x = c.shape(0);
   const Shape& b = c.shape(1);
   if (b.size() != 1 || x.empty() || b[0] != x.back())
@@ -125,6 +132,20 @@ std::vector<runtime::TensorView> add_n(OpContext& c) {
   return OpContext::result(out, c.shape(0));
 }
 
+// Two inputs, and a third when the node has Prelu fused: its alpha, one per output channel.
+// Where shape inference does not know the output's channels, an alpha of that form passes and
+// the kernel checks it (cpu runs the node when it does not match).
+bool binary_supported(const graph::Node& n, InputInfos inputs) {
+  const int act = fused_activation(n);
+  if (act != 5) return act >= 0 && n.inputs.size() == 2;
+  if (n.inputs.size() != 3) return false;
+  if (inputs.empty()) return true;
+  const PartialShape* alpha = known_shape(inputs, 2);
+  const std::int64_t c = out_channels(n);
+  if (c >= 0 || !alpha || alpha->dims.empty()) return per_channel(alpha, c);
+  return per_channel(alpha, alpha->dims.back());
+}
+
 // Within the 16 samplers every GL 4.3 driver gives a compute shader.
 bool add_n_supported(const graph::Node& n, InputInfos) {
   return n.inputs.size() >= 1 && n.inputs.size() <= 16;
@@ -136,22 +157,38 @@ bool add_n_supported(const graph::Node& n, InputInfos) {
 extern const GlOpEntry kElementwiseOps[];
 extern const std::size_t kNumElementwiseOps;
 const GlOpEntry kElementwiseOps[] = {
-    {"Relu", unary_op<kAct, kRelu>, nullptr},   {"Relu6", unary_op<kAct, kRelu6>, nullptr},
-    {"Elu", unary_op<kAct, kElu>, nullptr},     {"Sigmoid", unary_op<kAct, kSigmoid>, nullptr},
-    {"Tanh", unary_op<kAct, kTanh>, nullptr},   {"LeakyRelu", leaky_relu, nullptr},
-    {"Exp", unary_op<kExp>, nullptr},           {"Abs", unary_op<kAbs>, nullptr},
-    {"Neg", unary_op<kNeg>, nullptr},           {"Square", unary_op<kSquare>, nullptr},
-    {"Add", binary_op<kAdd>, nullptr},          {"AddV2", binary_op<kAdd>, nullptr},
-    {"Sub", binary_op<kSub>, nullptr},          {"Mul", binary_op<kMul>, nullptr},
-    {"RealDiv", binary_op<kDiv>, nullptr},      {"Maximum", binary_op<kMax>, nullptr},
-    {"Minimum", binary_op<kMin>, nullptr},      {"SquaredDifference", binary_op<kSqDiff>, nullptr},
-    {"Prelu", binary_op<kPrelu>, nullptr},      {"BiasAdd", bias_add, nullptr},
-    {"AddN", add_n, add_n_supported},           {"Rsqrt", unary_op<kRsqrt>, nullptr},
-    {"Sqrt", unary_op<kSqrt>, nullptr},         {"Reciprocal", unary_op<kReciprocal>, nullptr},
-    {"Floor", unary_op<kFloor>, nullptr},       {"Ceil", unary_op<kCeil>, nullptr},
-    {"Log", unary_op<kLog>, nullptr},           {"Sin", unary_op<kSin>, nullptr},
-    {"Cos", unary_op<kCos>, nullptr},           {"Round", unary_op<kRound>, nullptr},
-    {"Softplus", unary_op<kSoftplus>, nullptr}, {"Sign", unary_op<kSign>, nullptr},
+    {"Relu", unary_op<kAct, kRelu>, nullptr},
+    {"Relu6", unary_op<kAct, kRelu6>, nullptr},
+    {"Elu", unary_op<kAct, kElu>, nullptr},
+    {"Sigmoid", unary_op<kAct, kSigmoid>, nullptr},
+    {"Tanh", unary_op<kAct, kTanh>, nullptr},
+    {"LeakyRelu", leaky_relu, nullptr},
+    {"Exp", unary_op<kExp>, nullptr},
+    {"Abs", unary_op<kAbs>, nullptr},
+    {"Neg", unary_op<kNeg>, nullptr},
+    {"Square", unary_op<kSquare>, nullptr},
+    {"Add", binary_op<kAdd>, binary_supported},
+    {"AddV2", binary_op<kAdd>, binary_supported},
+    {"Sub", binary_op<kSub>, binary_supported},
+    {"Mul", binary_op<kMul>, binary_supported},
+    {"RealDiv", binary_op<kDiv>, binary_supported},
+    {"Maximum", binary_op<kMax>, binary_supported},
+    {"Minimum", binary_op<kMin>, binary_supported},
+    {"SquaredDifference", binary_op<kSqDiff>, binary_supported},
+    {"Prelu", binary_op<kPrelu>, nullptr},
+    {"BiasAdd", bias_add, binary_supported},
+    {"AddN", add_n, add_n_supported},
+    {"Rsqrt", unary_op<kRsqrt>, nullptr},
+    {"Sqrt", unary_op<kSqrt>, nullptr},
+    {"Reciprocal", unary_op<kReciprocal>, nullptr},
+    {"Floor", unary_op<kFloor>, nullptr},
+    {"Ceil", unary_op<kCeil>, nullptr},
+    {"Log", unary_op<kLog>, nullptr},
+    {"Sin", unary_op<kSin>, nullptr},
+    {"Cos", unary_op<kCos>, nullptr},
+    {"Round", unary_op<kRound>, nullptr},
+    {"Softplus", unary_op<kSoftplus>, nullptr},
+    {"Sign", unary_op<kSign>, nullptr},
 };
 const std::size_t kNumElementwiseOps = std::size(kElementwiseOps);
 

@@ -1,4 +1,5 @@
-// z = a op b with numpy broadcasting, then the activation ACT of a fused node if defined. Shapes
+// z = a op b with numpy broadcasting, then the activation ACT of a fused node if defined (a
+// Prelu's alpha from in2). Shapes
 // are padded to NHWC from the left, so a dim of 1 broadcasts by clamping its index to 0; a single
 // channel is splatted across the four lanes.
 #define OP_ADD 0
@@ -47,7 +48,15 @@ void main() {
   vec4 z = act_leaky(a, b);
 #endif
 #ifdef ACT
-  z = activate(ACT, z, vec4(ALPHA));  // a fused node's activation
+  // A fused node's activation; a fused Prelu's alpha (in2) is one value per channel or one.
+#if ACT != ACT_PRELU
+  vec4 alpha = vec4(ALPHA);
+#elif IN2_C == 1
+  vec4 alpha = vec4(load_in2(0, 0, 0, 0).x);
+#else
+  vec4 alpha = load_in2(0, 0, 0, s);
+#endif
+  z = activate(ACT, z, alpha);
 #endif
   store_out(n, h, w, s, z);
 }
