@@ -56,8 +56,6 @@ def node_times(tfjsi, model, backend, extra, runs, env, timeout):
     # The first (untimed) run, the timed ones, then as many with GL timer queries where the driver
     # has them (their wall times are not used).
     total_runs = 1 + runs + (runs if isinstance(j.get("profile", {}).get("gl_ops"), list) else 0)
-    if len(lines) % total_runs and not len(lines) % (1 + runs):
-        total_runs = 1 + runs  # a tfjsi that timed the queries inside the profiled runs
     if len(lines) % total_runs:
         raise RuntimeError(f"{len(lines)} kernel lines for {total_runs} runs")
     per_run = len(lines) // total_runs

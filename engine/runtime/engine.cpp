@@ -37,9 +37,10 @@ Engine::Engine() {
                 "checked)");
   flags_.define("debug", false, "log every kernel (op, node, shapes, time, bytes) to stderr");
   flags_.define("fuse", true,
-                "let a backend apply an activation inside the kernel before it (one kernel for "
-                "AddV2 + Relu); off, or with an observer that reads every node's output (compare, "
-                "the fp16 check, kept intermediates), every node runs its own kernel");
+                "let a backend run a bias add or an activation inside the kernel before it (one "
+                "kernel for Conv2D + AddV2 + Relu6); off, or with an observer that reads every "
+                "node's output (compare, the fp16 check, kept intermediates), every node runs its "
+                "own kernel");
   flags_.define("threads", std::int64_t{0}, "threads of the kernel thread pool; 0 = one per core");
   auto cpu = std::make_unique<cpu::CpuBackend>();
   cpu_ = cpu.get();

@@ -137,8 +137,7 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
       const int c = t.consumers[0];
       PlanNode& pc = plan.nodes[c];
       const graph::Node& next = graph.nodes[c];
-      if (pc.backend != p.backend || pc.fallback || pc.executor_op || pc.fused ||
-          !next.control_inputs.empty())
+      if (pc.backend != p.backend || pc.fallback || pc.executor_op || !next.control_inputs.empty())
         break;
       int through = -1;
       for (int k = 0; k < static_cast<int>(next.inputs.size()); ++k)

@@ -2,8 +2,8 @@
 // delegate does: a bias add of a constant vector per output channel into the convolution or
 // matrix product before it (which becomes its fused form with a BiasAdd), and an activation
 // (Relu-like, or Prelu with a constant alpha per channel) into the binary op or fused convolution
-// before it. On llvmpipe an elementwise node
-// costs its texel count in image stores; what a kernel takes in costs next to nothing.
+// before it. On llvmpipe an elementwise node costs its texel count in image stores; what a kernel
+// takes in costs next to nothing.
 #include <array>
 #include <string_view>
 
