@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Two gl figures of issue #5 that the time table does not give.
 
-1. Shaders against the cpu kernel for the same node and shape. For each model, one
-   `tfjsi bench MODEL --backend gl --profile --flag debug=true --warmup 0 --runs R` and the same on
-   cpu. The debug log has one line per kernel with its op, node, shapes and wall time; the lines of
-   the timed runs are paired by node name and occurrence, and each node's time is its minimum over
-   the R runs (the least disturbed by other tenants). With --profile the gl backend waits for each
-   node's kernels (glFinish), so a gl node's wall time is its own work; GL timer queries run in
-   extra runs whose lines are skipped. Nodes that fell back to cpu on the gl run are left out, and
-   nodes fused into the kernel before them are counted. Lists the worst nodes by gl/cpu ratio and
-   counts those over 10x.
+1. Shaders against the cpu kernel for the same node and shape. For each model, --rounds times in
+   turn, `tfjsi bench MODEL --backend gl --profile --flag debug=true --warmup W --runs R` and the
+   same on cpu. The debug log has one line per kernel with its op, node, shapes and wall time; the
+   lines of the timed runs are paired by node name and occurrence, and each node's time is its
+   minimum over the rounds x R runs: the least disturbed by other tenants of a shared machine, whose
+   bursts last seconds (one process per backend would put a burst on one side only). With --profile
+   the gl backend waits for each node's kernels (glFinish), so a gl node's wall time is its own
+   work; GL timer queries run in extra runs whose lines are skipped. Nodes that fell back to cpu
+   on the gl run are left out, and nodes fused into the kernel before them are counted. Lists the
+   worst nodes by gl/cpu ratio and counts those over 10x.
 
 2. Time to first result with a cold and a warm program-binary cache on disk: a new process
    `tfjsi run MODEL --backend gl --json`, timed from start to exit, with XDG_CACHE_HOME set to
@@ -18,7 +19,8 @@
    taken in the modes of CACHE_MODES (--cache-modes). Cold and warm alternate --repeat times; medians.
 
 usage: bench/gl_profile.py [--tfjsi PATH] [--shader-models LIST] [--cache-models LIST]
-                           [--runs R] [--repeat N] [--out FILE.md] [--save-json FILE]
+                           [--rounds K] [--warmup W] [--runs R] [--repeat N] [--out FILE.md]
+                           [--save-json FILE]
 """
 import argparse
 import collections
@@ -43,24 +45,24 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def node_times(tfjsi, model, backend, extra, runs, env, timeout):
+def node_times(tfjsi, model, backend, extra, warmup, runs, env, timeout):
     """{(node, occurrence): (op, backend, in shapes, out shapes, min ms, fused into)} over the timed
     runs."""
-    cmd = [tfjsi, "bench", model, "--backend", backend, "--warmup", "0", "--runs", str(runs), "--profile",
+    cmd = [tfjsi, "bench", model, "--backend", backend, "--warmup", str(warmup), "--runs", str(runs), "--profile",
            "--flag", "debug=true", "--json"] + extra
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     if p.returncode != 0:
         raise RuntimeError((p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1])
     lines = [m.groups() for m in map(LINE.match, p.stderr.splitlines()) if m]
     j = json.loads(p.stdout)
-    # The first (untimed) run, the timed ones, then as many with GL timer queries where the driver
-    # has them (their wall times are not used).
-    total_runs = 1 + runs + (runs if isinstance(j.get("profile", {}).get("gl_ops"), list) else 0)
+    # The first (untimed) run, the warm-up runs, the timed ones, then as many with GL timer queries
+    # where the driver has them (their wall times are not used).
+    total_runs = 1 + warmup + runs + (runs if isinstance(j.get("profile", {}).get("gl_ops"), list) else 0)
     if len(lines) % total_runs:
         raise RuntimeError(f"{len(lines)} kernel lines for {total_runs} runs")
     per_run = len(lines) // total_runs
     out = {}
-    for r in range(1, 1 + runs):
+    for r in range(1 + warmup, 1 + warmup + runs):
         seen = collections.Counter()
         for op, node, be, into, ins, outs, ms in lines[r * per_run:(r + 1) * per_run]:
             key = (node, seen[node])
@@ -68,6 +70,13 @@ def node_times(tfjsi, model, backend, extra, runs, env, timeout):
             prev = out.get(key)
             out[key] = (op, be, ins, outs, min(float(ms), prev[4]) if prev else float(ms), into)
     return out, j
+
+
+def merge_min(acc, times):
+    """Keeps in acc each node's least time over the rounds so far."""
+    for key, v in times.items():
+        if key not in acc or v[4] < acc[key][4]:
+            acc[key] = v
 
 
 def shaders(args, models, tmpdir):
@@ -80,8 +89,13 @@ def shaders(args, models, tmpdir):
         model = os.path.join(args.corpus, name + ".json")
         extra = bench_run.override_args(model, name, tmpdir)
         try:
-            gl, glj = node_times(args.tfjsi, model, "gl", extra, args.runs, env, args.timeout)
-            cpu, cpuj = node_times(args.tfjsi, model, "cpu", extra, args.runs, None, args.timeout)
+            gl, cpu, gl_med, cpu_med = {}, {}, [], []
+            for _ in range(args.rounds):
+                for backend, acc, med, e in (("gl", gl, gl_med, env), ("cpu", cpu, cpu_med, None)):
+                    times, j = node_times(args.tfjsi, model, backend, extra, args.warmup, args.runs, e,
+                                          args.timeout)
+                    merge_min(acc, times)
+                    med.append(j["median_ms"])
         except Exception as e:  # noqa: BLE001 - listed in the output
             failures.append((name, str(e)))
             log(f"gl_profile: {name}: {e}")
@@ -102,7 +116,8 @@ def shaders(args, models, tmpdir):
                          "in": ins, "out": outs, "gl_ms": ms,
                          "cpu_ms": cms, "ratio": ms / cms if cms > 0 else float("inf")})
             n += 1
-        log(f"gl_profile: {name}: {n} gl nodes paired; gl {glj['median_ms']:.1f} ms, cpu {cpuj['median_ms']:.1f} ms")
+        log(f"gl_profile: {name}: {n} gl nodes paired; median run gl {statistics.median(gl_med):.1f} ms, "
+            f"cpu {statistics.median(cpu_med):.1f} ms")
     return rows, failures, fused
 
 
@@ -158,7 +173,9 @@ def main():
     ap.add_argument("--shader-models", default="", help="comma list (default: the corpus); '-' for none")
     ap.add_argument("--cache-models", default="blazepose-heavy,movenet-thunder,handdetect",
                     help="comma list; '-' for none")
-    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3, help="gl and cpu profiled in turn this many times per model")
+    ap.add_argument("--warmup", type=int, default=2, help="untimed runs before the profiled ones")
+    ap.add_argument("--runs", type=int, default=2, help="profiled runs per round")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cache-modes", default="both,ours-over-mesa", help="comma list of " + ",".join(CACHE_MODES))
     ap.add_argument("--timeout", type=float, default=900)
@@ -203,7 +220,8 @@ def main():
         per_model = collections.Counter(r["model"] for r in over)
         lines += [f"### gl shaders against the cpu kernel of the same node and shape", "",
                   f"{len(rows)} gl nodes paired over {len({r['model'] for r in rows})} models; per node the "
-                  f"minimum wall time of {args.runs} profiled runs on each backend (default threads). "
+                  f"minimum wall time of {args.rounds} x {args.runs} profiled runs on each backend, which alternate by "
+                  f"round, after {args.warmup} warm-up runs each time (default threads). "
                   f"Over 10x slower than cpu: {len(over)} nodes"
                   + (f" ({', '.join(f'{m} {n}' for m, n in per_model.most_common())})" if over else "") + ". "
                   f"Nodes that ran inside the kernel before them (a bias add, an activation; no shader of their "
