@@ -8,7 +8,8 @@
    minimum over the rounds x R runs: the least disturbed by other tenants of a shared machine, whose
    bursts last seconds (one process per backend would put a burst on one side only). With --profile
    the gl backend waits for each node's kernels (glFinish), so a gl node's wall time is its own
-   work; GL timer queries run in extra runs whose lines are skipped. Nodes that fell back to cpu
+   work; GL timer queries run in extra runs whose lines are skipped. --threads N gives cpu N threads
+   and llvmpipe N workers (LP_NUM_THREADS), so kernels are compared at the same parallelism. Nodes that fell back to cpu
    on the gl run are left out, and nodes fused into the kernel before them are counted. Lists the
    worst nodes by gl/cpu ratio and counts those over 10x.
 
@@ -85,9 +86,13 @@ def shaders(args, models, tmpdir):
     with cpu's time for it and for them, which cpu runs as kernels of their own."""
     rows, failures, fused = [], [], 0
     env = dict(os.environ, XDG_CACHE_HOME=args.cache_home)
+    if args.threads:
+        env["LP_NUM_THREADS"] = str(args.threads)  # llvmpipe's worker threads
     for name in models:
         model = os.path.join(args.corpus, name + ".json")
         extra = bench_run.override_args(model, name, tmpdir)
+        if args.threads:
+            extra += ["--threads", str(args.threads)]
         try:
             gl, cpu, gl_med, cpu_med = {}, {}, [], []
             for _ in range(args.rounds):
@@ -173,9 +178,11 @@ def main():
     ap.add_argument("--shader-models", default="", help="comma list (default: the corpus); '-' for none")
     ap.add_argument("--cache-models", default="blazepose-heavy,movenet-thunder,handdetect",
                     help="comma list; '-' for none")
-    ap.add_argument("--rounds", type=int, default=3, help="gl and cpu profiled in turn this many times per model")
+    ap.add_argument("--rounds", type=int, default=5, help="gl and cpu profiled in turn this many times per model")
     ap.add_argument("--warmup", type=int, default=2, help="untimed runs before the profiled ones")
-    ap.add_argument("--runs", type=int, default=2, help="profiled runs per round")
+    ap.add_argument("--runs", type=int, default=4, help="profiled runs per round")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="cpu's --threads and llvmpipe's LP_NUM_THREADS for gl (default: each its own)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cache-modes", default="both,ours-over-mesa", help="comma list of " + ",".join(CACHE_MODES))
     ap.add_argument("--timeout", type=float, default=900)
@@ -221,7 +228,9 @@ def main():
         lines += [f"### gl shaders against the cpu kernel of the same node and shape", "",
                   f"{len(rows)} gl nodes paired over {len({r['model'] for r in rows})} models; per node the "
                   f"minimum wall time of {args.rounds} x {args.runs} profiled runs on each backend, which alternate by "
-                  f"round, after {args.warmup} warm-up runs each time (default threads). "
+                  f"round, after {args.warmup} warm-up runs each time ("
+                  + (f"{args.threads} thread(s): cpu --threads, LP_NUM_THREADS for llvmpipe" if args.threads
+                     else "default threads") + "). "
                   f"Over 10x slower than cpu: {len(over)} nodes"
                   + (f" ({', '.join(f'{m} {n}' for m, n in per_model.most_common())})" if over else "") + ". "
                   f"Nodes that ran inside the kernel before them (a bias add, an activation; no shader of their "
