@@ -15,6 +15,16 @@
 #define MAD_FMA(acc, xl, wv) acc = fma(vec4(xl), wv, acc)
 #define MAD_F64(acc, xl, wv) acc = vec4(dvec4(acc) + double(xl) * dvec4(wv))
 
+// With fewer than four input channels (images: RGB), the lanes past IN0_C are zero in the input
+// and the packed filter: skip them, as TF.js never adds those products. The test is a constant
+// there; with more channels it would be a branch in the loop, which costs llvmpipe more than the
+// products it saves.
+#if IN0_C < 4
+#define LANE_LIVE(j) ((j) < IN0_C)
+#else
+#define LANE_LIVE(j) true
+#endif
+
 #define TAPS(MAD)                                                                   \
   for (int kh = 0; kh < KH; ++kh) {                                                 \
     int ih = oh * SH - PAD_T + kh * DH;                                             \
@@ -28,6 +38,7 @@
           x[p] = (iw >= 0 && iw < IN0_W) ? load_in0(n, ih, iw, c4) : vec4(0.0);     \
         }                                                                           \
         for (int j = 0; j < 4; ++j) {                                               \
+          if (!LANE_LIVE(j)) break;                                                 \
           int wr = base + c4 * 4 + j;                                               \
           for (int k = 0; k < PS; ++k) {                                            \
             vec4 wv = load_in1(0, wr, s0 + k, 0);                                   \
