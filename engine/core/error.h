@@ -13,6 +13,14 @@ class ModelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A backend cannot run a node as given, through no fault of the model: an op, a form or a size
+// that backend lacks (a GL texture limit, a fused op it has no kernel for). The executor runs the
+// node on cpu instead; where no backend can, it reaches the user as the ModelError it also is.
+class BackendLimit : public ModelError {
+ public:
+  using ModelError::ModelError;
+};
+
 // A wrong command line: exit code 2.
 class UsageError : public std::runtime_error {
  public:

@@ -340,24 +340,34 @@ class Run {
       in = all_in;
     }
 
-    // A backend kernel. When it fails on a backend other than cpu for a reason of that backend,
-    // cpu runs the node (and does from now on) with a warning; a backend that went away entirely
-    // (BackendUnavailable: a lost GL context) ends the run, which Executor::run starts again.
+    // A backend kernel. When it fails on a backend other than cpu for a reason of that backend
+    // (BackendLimit, or a failure of the backend itself: a shader that does not compile, a
+    // texture it cannot allocate), cpu runs the node (and does from now on) with a warning. A
+    // ModelError says the node itself is wrong, which cpu would say too: it ends the run. A
+    // backend that went away entirely (BackendUnavailable: a lost GL context) ends the run,
+    // which Executor::run starts again.
     Backend& b = *pn.backend;
     Backend& cpu = *e_.find_backend("cpu");
     std::pair<std::string, int> key{std::string(b.name()), i};
     if (&b == &cpu || !r_.faulted.count(key)) {
-      try {
-        return run_kernel(b, kernel, in);
-      } catch (const BackendUnavailable&) {
-        throw;
-      } catch (const std::exception& e) {
+      auto fall_back = [&](const std::exception& e) {
         if (&b == &cpu || !cpu.supports(kernel)) throw;
         std::string why = e.what();
         why = why.substr(0, why.find('\n'));
         e_.log("WARNING: op '" + node.op + "' (node '" + node.name + "') failed on backend '" +
                key.first + "': " + why + "; it runs on cpu");
         r_.faulted.insert(std::move(key));
+      };
+      try {
+        return run_kernel(b, kernel, in);
+      } catch (const BackendUnavailable&) {
+        throw;
+      } catch (const BackendLimit& e) {
+        fall_back(e);
+      } catch (const ModelError&) {
+        throw;
+      } catch (const std::exception& e) {
+        fall_back(e);
       }
     }
     ran_on = cpu.name();

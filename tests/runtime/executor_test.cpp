@@ -3,6 +3,8 @@
 // validation, observers, fallback to cpu and plans.
 #include <QtTest>
 
+#include <functional>
+
 #include "backends/cpu/cpu_backend.h"
 #include "core/error.h"
 #include "runtime/executor.h"
@@ -480,6 +482,57 @@ class ExecutorTest : public QObject {
     QCOMPARE(lines.size(), std::size_t{1});
     for (const char* part : {"T_Double", "'twice'", "cpu", "float32[3]", "ms", "12 bytes"})
       QVERIFY2(lines[0].find(part) != std::string::npos, lines[0].c_str());
+  }
+
+  // A kernel that fails on a backend other than cpu: cpu takes the node when the backend cannot
+  // (BackendLimit) or broke (any other error of its own); a ModelError says the node is wrong,
+  // which cpu would say as well, so it ends the run with no fallback warning.
+  void kernel_errors_fall_back_only_when_the_backend_is_at_fault() {
+    GraphBuilder b;
+    auto x = b.placeholder("x", DType::Float32, {2});
+    b.output("y", b.add("d1", "T_Double", {x}));
+    const graph::Graph g = b.take();
+    struct Case {
+      const char* what;
+      std::function<void()> fault;
+      bool falls_back;
+    };
+    const std::vector<Case> cases{
+        {"a backend limit", [] { throw BackendLimit("fake cannot take this shape"); }, true},
+        {"a device error", [] { throw std::runtime_error("fake device error"); }, true},
+        {"a model error", [] { throw ModelError("node 'd1' (T_Double): operands are wrong"); },
+         false},
+    };
+    for (const Case& c : cases) {
+      Engine e;
+      test::add_test_kernels(e);
+      auto owned = std::make_unique<test::FakeBackend>("fake", 250, true);
+      owned->fault = c.fault;
+      e.add_backend(std::move(owned));
+      std::vector<std::string> lines;
+      e.set_log_sink([&](std::string_view l) { lines.emplace_back(l); });
+      e.set_backend("fake");
+      Executor ex(e, g);
+      if (c.falls_back) {
+        const auto o = ex.run({{"x", test::floats({2}, {-1, 2})}});
+        QCOMPARE(test::float_values(o[0]), (std::vector<float>{-2, 4}));
+        QVERIFY2(lines.size() == 1 &&
+                     lines[0].find("failed on backend 'fake'") != std::string::npos &&
+                     lines[0].find("it runs on cpu") != std::string::npos,
+                 c.what);
+      } else {
+        try {
+          (void)ex.run({{"x", test::floats({2}, {-1, 2})}});
+          QFAIL((std::string(c.what) + " did not end the run").c_str());
+        } catch (const BackendLimit&) {
+          QFAIL((std::string(c.what) + " came back as a backend limit").c_str());
+        } catch (const ModelError& err) {
+          QVERIFY2(std::string(err.what()).find("operands are wrong") != std::string::npos,
+                   err.what());
+        }
+        QVERIFY2(lines.empty(), c.what);
+      }
+    }
   }
 
   void fallback_to_cpu_and_unsupported_ops() {

@@ -1,8 +1,10 @@
 // A second backend for the runtime suites: its data is a private host copy (so a move to it is a
-// real copy), it runs only T_Double, and it can claim to be unavailable.
+// real copy), it runs only T_Double, it can claim to be unavailable, and `fault` (when set) runs
+// before each of its kernels, so a test can make them throw.
 #pragma once
 
 #include <algorithm>
+#include <functional>
 
 #include "runtime/backend.h"
 
@@ -41,6 +43,7 @@ class FakeBackend final : public runtime::Backend {
   std::vector<runtime::TensorView> run(const graph::Node&,
                                        std::span<const runtime::TensorView> inputs,
                                        const runtime::RunContext&) override {
+    if (fault) fault();
     ++runs;
     const HostTensor& in = static_cast<const FakeData&>(*inputs[0].data).host;
     HostTensor out = HostTensor::zeros(in.dtype, in.shape);
@@ -49,6 +52,7 @@ class FakeBackend final : public runtime::Backend {
     return {{std::make_shared<FakeData>(out), out.dtype, out.shape}};
   }
   int uploads = 0, runs = 0;
+  std::function<void()> fault;
 
  private:
   std::string name_;

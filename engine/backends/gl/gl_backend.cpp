@@ -265,9 +265,9 @@ std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp
   auto l = layout_of(shape);
   if (l && fits(shape, ctx_->limits())) l = with_panels(*l, ctx_->limits().max_texture_size);
   if (!l || !fits(shape, ctx_->limits()))
-    throw ModelError("gl backend: tensor of shape " + shape_to_string(shape) +
-                     " does not fit a texture (rank <= 4, sides <= " +
-                     std::to_string(ctx_->limits().max_texture_size) + " with panels)");
+    throw BackendLimit("gl backend: tensor of shape " + shape_to_string(shape) +
+                       " does not fit a texture (rank <= 4, sides <= " +
+                       std::to_string(ctx_->limits().max_texture_size) + " with panels)");
   return std::make_shared<GlTensorData>(textures_->take(ctx_, *l, fp16), *l, fp16, textures_);
 }
 
@@ -366,7 +366,8 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
   if (!availability_.available)
     throw BackendUnavailable("gl backend is not available: " + availability_.reason);
   const GlOpEntry* e = find_gl_op(node.op);
-  if (!e) throw ModelError("node '" + node.name + "' (" + node.op + "): no gl kernel for this op");
+  if (!e)
+    throw BackendLimit("node '" + node.name + "' (" + node.op + "): no gl kernel for this op");
   current_node_ = &node;
   struct ClearNode {
     const graph::Node*& slot;
@@ -463,9 +464,9 @@ void GlBackend::dispatch(const KernelCall& call) {
   const bool images = !hooks_.inputs_as_samplers && images_wanted <= lim.max_compute_images &&
                       images_wanted <= lim.max_image_units;
   if (!images && static_cast<GLint>(call.inputs.size()) > lim.max_compute_texture_units)
-    throw ModelError("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
-                     " textures, more than the driver's " +
-                     std::to_string(lim.max_compute_texture_units));
+    throw BackendLimit("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
+                       " textures, more than the driver's " +
+                       std::to_string(lim.max_compute_texture_units));
   const std::string body = call.extra + std::string(shader_source(call.shader));
   std::string source = prelude(call, fp16, local, images) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";

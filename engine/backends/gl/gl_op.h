@@ -76,7 +76,10 @@ class OpContext {
     return {runtime::TensorView{std::move(d), DType::Float32, std::move(shape)}};
   }
 
+  // The node is wrong (ModelError): no backend could run it.
   [[noreturn]] void fail(std::string_view what) const;
+  // The node is right but gl cannot run it as given (BackendLimit): cpu does instead.
+  [[noreturn]] void unsupported(std::string_view what) const;
   void expect_inputs(std::size_t min, std::size_t max) const;
   // Attribute readers that accept the forms model.json may give.
   std::vector<std::int64_t> int_list(std::string_view key, std::vector<std::int64_t> fb) const;

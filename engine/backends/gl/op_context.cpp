@@ -96,6 +96,10 @@ void OpContext::fail(std::string_view what) const {
   throw ModelError("node '" + node_.name + "' (" + node_.op + ") on gl: " + std::string(what));
 }
 
+void OpContext::unsupported(std::string_view what) const {
+  throw BackendLimit("node '" + node_.name + "' (" + node_.op + ") on gl: " + std::string(what));
+}
+
 void OpContext::expect_inputs(std::size_t min, std::size_t max) const {
   if (inputs_.size() < min || inputs_.size() > max)
     fail("expected " + std::to_string(min) + (min == max ? "" : " to " + std::to_string(max)) +
@@ -111,13 +115,13 @@ const GlTensorData& OpContext::tex(std::size_t i) const {
   if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
   const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
   if (!d || d->on_host() || inputs_[i].dtype != DType::Float32)
-    fail("input " + std::to_string(i) + " must be a float32 tensor, got " +
-         std::string(to_string(inputs_[i].dtype)));
+    unsupported("input " + std::to_string(i) + " must be a float32 tensor, got " +
+                std::string(to_string(inputs_[i].dtype)));
   // A reshape may share the data under another shape of the same padded layout only.
   const auto l = layout_of(inputs_[i].shape);
   if (!l || !(*l == d->layout()))
-    fail("input " + std::to_string(i) + " of shape " + shape_to_string(inputs_[i].shape) +
-         " does not match its texture");
+    unsupported("input " + std::to_string(i) + " of shape " + shape_to_string(inputs_[i].shape) +
+                " does not match its texture");
   return *d;
 }
 
@@ -125,8 +129,8 @@ const GlTensorData& OpContext::per_channel_tex(std::size_t i, std::int64_t chann
                                                std::string_view what) const {
   const auto l = layout_of(shape(i));
   if (!l || l->n != 1 || l->h != 1 || l->w != 1 || (l->c != 1 && l->c != channels))
-    fail(std::string(what) + " of shape " + shape_to_string(shape(i)) +
-         " is not per output channel (" + std::to_string(channels) + ")");
+    unsupported(std::string(what) + " of shape " + shape_to_string(shape(i)) +
+                " is not per output channel (" + std::to_string(channels) + ")");
   return tex(i);
 }
 
@@ -138,22 +142,22 @@ DType OpContext::dtype(std::size_t i) const {
 HostTensor OpContext::host(std::size_t i) const {
   if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
   const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
-  if (!d) fail("input " + std::to_string(i) + " is not gl data");
+  if (!d) unsupported("input " + std::to_string(i) + " is not gl data");
   HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
   h.shape = inputs_[i].shape;
   if (!h.buffer || h.buffer->size() < h.byte_size())
-    fail("input " + std::to_string(i) + " has no data");
+    unsupported("input " + std::to_string(i) + " has no data");
   return h;
 }
 
 std::vector<std::int64_t> OpContext::ints(std::size_t i) const {
   if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
   const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
-  if (!d) fail("input " + std::to_string(i) + " is not gl data");
+  if (!d) unsupported("input " + std::to_string(i) + " is not gl data");
   HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
   std::vector<std::int64_t> out;
   if (!h.buffer || h.buffer->size() < h.byte_size())
-    fail("input " + std::to_string(i) + " has no data");
+    unsupported("input " + std::to_string(i) + " has no data");
   if (h.dtype == DType::Int32) {
     for (auto v : h.values<std::int32_t>()) out.push_back(v);
   } else if (h.dtype == DType::Float32) {
@@ -171,7 +175,7 @@ std::vector<std::int64_t> OpContext::ints(std::size_t i) const {
 float OpContext::scalar(std::size_t i) const {
   if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
   const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
-  if (!d) fail("input " + std::to_string(i) + " is not gl data");
+  if (!d) unsupported("input " + std::to_string(i) + " is not gl data");
   HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
   if (h.num_elements() != 1) fail("input " + std::to_string(i) + " must be a scalar");
   if (h.dtype == DType::Int32) return static_cast<float>(h.values<std::int32_t>()[0]);
@@ -185,7 +189,7 @@ std::shared_ptr<GlTensorData> OpContext::output(const Shape& shape, bool fp16) c
   try {
     return gl_.new_texture(shape, fp16);
   } catch (const ModelError& e) {
-    fail(e.what());
+    unsupported(e.what());
   }
 }
 

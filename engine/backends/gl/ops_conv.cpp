@@ -38,10 +38,10 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
   if (fused) {
     const auto ops = c.string_list("fused_ops");
     if (!ops.empty()) {
-      if (lower(ops[0]) != "biasadd") c.fail("fused op '" + ops[0] + "' is not supported");
+      if (lower(ops[0]) != "biasadd") c.unsupported("fused op '" + ops[0] + "' is not supported");
       bias = true;
       act = activation_code(ops.size() > 1 ? ops[1] : "");
-      if (act < 0) c.fail("fused activation '" + ops[1] + "' is not supported");
+      if (act < 0) c.unsupported("fused activation '" + ops[1] + "' is not supported");
     }
   }
   const std::size_t want = 2 + (bias ? 1 : 0) + (act == 5 ? 1 : 0);
@@ -208,7 +208,7 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
     c.fail("filter " + shape_to_string(f) + " does not match input_sizes " +
            shape_to_string(out_shape) + " and out_backprop " + shape_to_string(dy));
   const auto dil = c.int_list("dilations", {1, 1, 1, 1});
-  if (dil.size() == 4 && (dil[1] != 1 || dil[2] != 1)) c.fail("dilations must be 1");
+  if (dil.size() == 4 && (dil[1] != 1 || dil[2] != 1)) c.unsupported("dilations other than 1");
   // The padding of the forward convolution whose input gradient this is.
   const Window w = window(c, out_shape[1], out_shape[2], f[0], f[1],
                           c.int_list("strides", {1, 1, 1, 1}), {1, 1, 1, 1});

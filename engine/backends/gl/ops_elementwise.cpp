@@ -67,7 +67,7 @@ int fused_activation(const graph::Node& n) {
 
 std::vector<runtime::TensorView> binary(OpContext& c, int op) {
   const int act = fused_activation(c.node());
-  if (act < 0) c.fail("its fused activation is not supported");
+  if (act < 0) c.unsupported("its fused activation is not supported");
   // A fused Prelu reads its alpha, one per output channel, as input 2.
   c.expect_inputs(act == 5 ? 3 : 2, act == 5 ? 3 : 2);
   const GlTensorData &a = c.tex(0), &b = c.tex(1);

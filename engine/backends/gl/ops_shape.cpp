@@ -79,7 +79,7 @@ std::string texel_source(const std::string& expr) {
 std::vector<runtime::TensorView> view(OpContext& c, const Shape& out_shape) {
   const GlTensorData& in = c.tex(0);
   const auto lo = layout_of(out_shape);
-  if (!lo) c.fail("output rank " + std::to_string(out_shape.size()) + " is over 4");
+  if (!lo) c.unsupported("output rank " + std::to_string(out_shape.size()) + " is over 4");
   if (*lo == in.layout()) return {runtime::TensorView{c.input_data(0), DType::Float32, out_shape}};
   const auto il = in.layout();
   std::string g = "float source_lane(ivec4 o) {\n" + out_flat() +
@@ -139,7 +139,7 @@ std::vector<runtime::TensorView> cast(OpContext& c) {
     const auto src = h.values<std::uint8_t>();
     for (std::size_t i = 0; i < dst.size(); ++i) dst[i] = src[i] ? 1.f : 0.f;
   } else {
-    c.fail("cannot cast " + std::string(to_string(h.dtype)) + " to float32 on gl");
+    c.unsupported("cannot cast " + std::string(to_string(h.dtype)) + " to float32");
   }
   return {runtime::TensorView{c.upload(f), DType::Float32, f.shape}};
 }
@@ -427,7 +427,7 @@ std::vector<runtime::TensorView> pad(OpContext& c) {
   std::array<std::int64_t, 4> before{0, 0, 0, 0};
   Shape out_shape = x;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (p[2 * i] < 0 || p[2 * i + 1] < 0) c.fail("negative paddings are not supported");
+    if (p[2 * i] < 0 || p[2 * i + 1] < 0) c.unsupported("negative paddings");
     before[off + i] = p[2 * i];
     out_shape[i] = x[i] + p[2 * i] + p[2 * i + 1];
   }
@@ -458,7 +458,7 @@ std::vector<runtime::TensorView> strided_slice(OpContext& c) {
   const std::int64_t bm = c.int_attr("begin_mask", 0), em = c.int_attr("end_mask", 0),
                      sm = c.int_attr("shrink_axis_mask", 0);
   if (c.int_attr("ellipsis_mask", 0) || c.int_attr("new_axis_mask", 0))
-    c.fail("ellipsis and new axes are not supported on gl");
+    c.unsupported("ellipsis and new axes");
   const std::size_t rank = x.size(), off = 4 - rank;
   std::array<std::int64_t, 4> full{1, 1, 1, 1}, b4{0, 0, 0, 0}, s4{1, 1, 1, 1};
   Shape out_shape;

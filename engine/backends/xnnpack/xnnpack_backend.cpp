@@ -147,8 +147,8 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
   if (path != Path::Xnnpack) {
     const cpu::Kernel fn = cpu::find_kernel(node.op);
     if (!fn)
-      throw ModelError("node '" + node.name + "' (" + node.op +
-                       "): no xnnpack operator or cpu kernel for this op");
+      throw BackendLimit("node '" + node.name + "' (" + node.op +
+                         "): no xnnpack operator or cpu kernel for this op");
     out = fn(cpu::KernelContext{node, host, ctx.pool});
   }
 
