@@ -347,8 +347,6 @@ RunResultPtr RunController::execute(const RunRequest& r) {
   engine_->set_threads(static_cast<std::size_t>(std::max(0, r.threads)));
   engine_->set_backend(r.backend);
   engine_->set_precision(r.fp16 ? runtime::Precision::Fp16 : runtime::Precision::Fp32);
-  if (engine_->flags().has("gl.float32_enabled"))
-    engine_->flags().set_value("gl.float32_enabled", !r.fp16);
   // Weights stay resident between runs; a precision change makes them anew so that gl uploads
   // them at the new precision instead of keeping fp32 textures.
   if (executor_ && executor_fp16_ != r.fp16) executor_.reset();

@@ -56,24 +56,22 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
   report.tolerance = options.tolerance;
   report.precision = std::string(runtime::to_string(options.precision));
   const std::string prev_backend(engine.backend().name());
-  const runtime::Precision prev_precision = engine.precision();
+  // The precision is held by the backends' flags (gl.float32_enabled): that is what comes back.
   std::optional<bool> prev_fp32;
   if (engine.flags().has("gl.float32_enabled"))
     prev_fp32 = engine.flags().get_bool("gl.float32_enabled");
   struct Restore {
     runtime::Engine& e;
     std::string b;
-    runtime::Precision p;
     std::optional<bool> f;
     ~Restore() {
-      e.set_precision(p);
       if (f) e.flags().set_value("gl.float32_enabled", *f);
       try {
         e.set_backend(b);
       } catch (...) {
       }
     }
-  } restore{engine, prev_backend, prev_precision, prev_fp32};
+  } restore{engine, prev_backend, prev_fp32};
 
   NodeIds ids(graph);
   runtime::Executor exec(engine, graph);
@@ -115,8 +113,6 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
     }
     cb.available = true;
     engine.set_precision(options.precision);
-    if (prev_fp32)
-      engine.flags().set_value("gl.float32_enabled", options.precision == runtime::Precision::Fp32);
     engine.set_backend(name);
     std::unordered_map<int, Acc> acc;
     std::vector<HostTensor> out;

@@ -181,18 +181,16 @@ std::vector<PathStep> error_path(const graph::Graph& g, const NodeIds& ids, int 
   return path;
 }
 
+// Puts back the active backend and the precision, which gl holds in its flag.
 struct BackendGuard {
   runtime::Engine& e;
   std::string backend;
-  runtime::Precision precision;
   std::optional<bool> fp32_textures;
-  explicit BackendGuard(runtime::Engine& engine)
-      : e(engine), backend(engine.backend().name()), precision(engine.precision()) {
+  explicit BackendGuard(runtime::Engine& engine) : e(engine), backend(engine.backend().name()) {
     if (e.flags().has("gl.float32_enabled"))
       fp32_textures = e.flags().get_bool("gl.float32_enabled");
   }
   ~BackendGuard() {
-    e.set_precision(precision);
     if (fp32_textures) e.flags().set_value("gl.float32_enabled", *fp32_textures);
     try {
       e.set_backend(backend);
@@ -238,7 +236,6 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
       if (*report.driver_rule != options.rule)
         driver_pass = emulate(engine, graph, ids, inputs, ref, *report.driver_rule, {});
       engine.set_precision(runtime::Precision::Fp16);
-      engine.flags().set_value("gl.float32_enabled", false);
       engine.set_backend("gl");
       try {
         runtime::Executor exec(engine, graph);
@@ -249,7 +246,6 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
       }
       engine.set_backend("cpu");
       engine.set_precision(runtime::Precision::Fp32);
-      engine.flags().set_value("gl.float32_enabled", true);
     }
   }
 

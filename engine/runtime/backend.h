@@ -59,6 +59,11 @@ struct BackendMemory {
   std::string details;
 };
 
+// How a backend stores tensor elements: fp32, or fp16 where it has the choice (gl's RGBA16F
+// textures). Part of a plan's key.
+enum class Precision { Fp32, Fp16 };
+std::string_view to_string(Precision p);  // "fp32", "fp16"
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -70,6 +75,11 @@ class Backend {
   virtual Availability availability() = 0;
   // Adds the backend's flags (and sets its detected, read-only ones). Called once at registration.
   virtual void declare_flags(Flags& /*flags*/) {}
+  // Storage precision. A backend with a choice keeps it in one of its flags (gl:
+  // gl.float32_enabled), the only place it is held: set_precision writes that flag, precision
+  // reads it back. Backends without a choice store fp32 whatever is asked.
+  virtual void set_precision(Flags& /*flags*/, Precision /*p*/) {}
+  virtual Precision precision(const Flags& /*flags*/) const { return Precision::Fp32; }
 
   // Whether this backend has a kernel for the node (op, attributes, dtypes as far as known).
   virtual bool supports(const graph::Node& node) const = 0;

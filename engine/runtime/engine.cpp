@@ -14,6 +14,14 @@ std::string_view to_string(Precision p) {
   return p == Precision::Fp16 ? "fp16" : "fp32";
 }
 
+Precision Engine::precision() {
+  return backend().precision(flags_);
+}
+
+void Engine::set_precision(Precision p) {
+  for (auto& b : backends_) b->set_precision(flags_, p);
+}
+
 // ---- Tensor handle: forwards to its engine ----
 bool Tensor::alive() const {
   return engine_ && engine_->alive(*this);

@@ -27,10 +27,6 @@ class CpuBackend;
 
 namespace tfjsi::runtime {
 
-// Texture precision for backends that have a choice (gl); part of a plan's key.
-enum class Precision { Fp32, Fp16 };
-std::string_view to_string(Precision p);  // "fp32", "fp16"
-
 struct MemoryUse {
   std::size_t num_tensors = 0;       // live tensor handles (with data on this backend)
   std::size_t num_data_buffers = 0;  // distinct data buffers
@@ -87,8 +83,10 @@ class Engine {
   // The active backend; auto-selects on first use.
   Backend& backend();
 
-  Precision precision() const { return precision_; }
-  void set_precision(Precision p) { precision_ = p; }
+  // How the active backend stores tensors, as it keeps it (auto-selects like backend()).
+  Precision precision();
+  // Asks every backend that has a choice to store tensors at `p` (gl: gl.float32_enabled).
+  void set_precision(Precision p);
 
   // ---- flags, threads, log ----
   Flags& flags() { return flags_; }
@@ -179,7 +177,6 @@ class Engine {
   std::vector<std::unique_ptr<Backend>> backends_;
   cpu::CpuBackend* cpu_ = nullptr;
   Backend* active_ = nullptr;
-  Precision precision_ = Precision::Fp32;
 
   std::unordered_map<TensorId, TensorRecord> tensors_;
   std::unordered_map<std::uint64_t, DataRecord> data_;

@@ -76,6 +76,38 @@ class GlCliTest : public QObject {
       QFAIL(e.what());
     }
   }
+
+  // The precision a run reports is the one the backend stored tensors at, held in one place (gl's
+  // flag gl.float32_enabled): --precision sets it, a --flag given as well has the last word, and
+  // a backend without half-float storage says fp32 and warns that --precision fp16 did nothing.
+  void precision_is_what_the_backend_stores() {
+    test::TempDir cache;
+    qputenv("XDG_CACHE_HOME", QByteArray::fromStdString(cache.path.string()));
+    const QString model = QString::fromStdString(test::corpus_model("gender").string());
+    struct Case {
+      QStringList args;
+      const char* precision;
+      bool warns;
+    };
+    const std::vector<Case> cases{
+        {{"--backend", "gl"}, "fp32", false},
+        {{"--backend", "gl", "--precision", "fp16"}, "fp16", false},
+        {{"--backend", "gl", "--flag", "gl.float32_enabled=false"}, "fp16", false},
+        {{"--backend", "gl", "--precision", "fp16", "--flag", "gl.float32_enabled=true"},
+         "fp32",
+         true},
+        {{"--backend", "cpu", "--precision", "fp16"}, "fp32", true},
+    };
+    for (const Case& c : cases) {
+      const QString what = c.args.join(' ');
+      const test::ProcessResult r = test::run_tfjsi(
+          QStringList{"bench", model, "--runs", "1", "--warmup", "0", "--json"} + c.args, 300000);
+      QVERIFY2(!r.crashed && r.exit_code == 0, qPrintable(what + ": " + QString(r.err)));
+      QCOMPARE(QString::fromStdString(r.json()["precision"].get<std::string>()),
+               QString(c.precision));
+      QCOMPARE(r.err.contains("--precision fp16 is not in effect"), c.warns);
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(GlCliTest)

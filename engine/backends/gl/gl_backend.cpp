@@ -189,6 +189,17 @@ bool GlBackend::fp16_active() const {
   return !float32_capable_ || !flag_bool(flags_, "gl.float32_enabled", true);
 }
 
+void GlBackend::set_precision(runtime::Flags& flags, runtime::Precision p) {
+  if (flags.has("gl.float32_enabled"))
+    flags.set_value("gl.float32_enabled", p == runtime::Precision::Fp32);
+}
+
+runtime::Precision GlBackend::precision(const runtime::Flags& flags) const {
+  return !float32_capable_ || !flag_bool(&flags, "gl.float32_enabled", true)
+             ? runtime::Precision::Fp16
+             : runtime::Precision::Fp32;
+}
+
 void GlBackend::set_model_token(std::string token) {
   if (programs_) programs_->set_model_token(std::move(token));
 }

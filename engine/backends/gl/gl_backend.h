@@ -119,6 +119,8 @@ class GlBackend : public runtime::Backend {
   bool float32_capable() const { return float32_capable_; }
   // Whether new textures are RGBA16F (flag gl.float32_enabled off, or fp32 not capable).
   bool fp16_active() const;
+  void set_precision(runtime::Flags& flags, runtime::Precision p) override;
+  runtime::Precision precision(const runtime::Flags& flags) const override;
 
   // Tests only: forced faults and lowered limits.
   GlTestHooks& test_hooks() { return hooks_; }
