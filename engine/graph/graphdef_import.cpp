@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <unordered_set>
 
 #include "core/error.h"
@@ -216,33 +215,6 @@ PartialShape merge_dims(const PartialShape& primary, const PartialShape& extra) 
   return out;
 }
 
-struct SignatureKeyOrder {
-  std::vector<std::string> inputs, outputs;
-};
-
-// The signature's keys in the order model.json writes them, from the signature TF.js uses
-// (userDefinedMetadata.signature before the top-level one).
-SignatureKeyOrder written_key_order(const std::filesystem::path& model_json) {
-  SignatureKeyOrder order;
-  std::ifstream in(model_json, std::ios::binary);
-  if (!in) return order;
-  const auto doc = nlohmann::ordered_json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object()) return order;
-  const nlohmann::ordered_json* sig = nullptr;
-  if (auto ud = doc.find("userDefinedMetadata"); ud != doc.end() && ud->is_object())
-    if (auto s = ud->find("signature"); s != ud->end() && s->is_object()) sig = &*s;
-  if (!sig)
-    if (auto s = doc.find("signature"); s != doc.end() && s->is_object()) sig = &*s;
-  if (!sig) return order;
-  auto keys = [&](const char* side, std::vector<std::string>& out) {
-    if (auto s = sig->find(side); s != sig->end() && s->is_object())
-      for (const auto& [key, value] : s->items()) out.push_back(key);
-  };
-  keys("inputs", order.inputs);
-  keys("outputs", order.outputs);
-  return order;
-}
-
 // A signature entry's TensorInfo: {name, dtype, tensorShape}.
 struct SignatureEntry {
   std::string key, tensor;
@@ -250,8 +222,8 @@ struct SignatureEntry {
   PartialShape shape;
 };
 
-// nlohmann::json keeps object keys sorted, but TF.js walks a signature in the file's order. The
-// order is read back from the file itself (an ordered parse); `written` is empty when that fails.
+// nlohmann::json keeps object keys sorted, but TF.js walks a signature in the file's order, which
+// the loader noted (Bundle::signature_order); `written` is empty when it is not known.
 std::vector<SignatureEntry> read_signature_side(const json& sig, std::string_view side,
                                                 const std::vector<std::string>& written,
                                                 std::string_view file) {
@@ -335,7 +307,7 @@ Endpoint input_endpoint(const Graph& g, int node, int output, std::string name,
 }
 
 // TF.js: model.inputNodes / model.outputNodes, in their order.
-void derive_endpoints(Imported& im, const json& signature, const SignatureKeyOrder& written,
+void derive_endpoints(Imported& im, const json& signature, const model::Bundle::KeyOrder& written,
                       std::string_view file) {
   Graph& g = im.graph;
   const auto sig_inputs = read_signature_side(signature, "inputs", written.inputs, file);
@@ -483,10 +455,7 @@ Graph import_graphdef(const model::Bundle& bundle) {
     auto it = bundle.metadata.find("signature");
     if (it != bundle.metadata.end() && !it->is_null()) signature = &*it;
   }
-  SignatureKeyOrder written;
-  if (signature->is_object() && !bundle.model_json.empty())
-    written = written_key_order(bundle.model_json);
-  derive_endpoints(im, *signature, written, file);
+  derive_endpoints(im, *signature, bundle.signature_order, file);
 
   if (auto lib = topo.find("library"); lib != topo.end() && lib->is_object()) {
     for (const auto& fn : member_array(*lib, "function", file + ": library")) {

@@ -120,10 +120,11 @@ Bundle load_bundle(const fs::path& path) {
   if (ec)
     throw ModelError(b.model_json.string() + ": cannot resolve its folder (" + ec.message() + ")");
 
-  auto root = read_json_file(b.model_json);
+  KeyOrders orders;
+  auto root = read_json_file(b.model_json, ordered_model_paths(), &orders);
   if (!root.is_object())
     fail_model(b.model_json, "expected a JSON object at the top, found " + json_kind(root));
-  read_model_fields(b.model_json, root, b);
+  read_model_fields(b.model_json, root, b, &orders);
 
   nlohmann::json manifest;
   if (auto it = root.find("weightsManifest"); it != root.end()) manifest = std::move(*it);

@@ -27,9 +27,9 @@ struct Weight {
   Shape shape;
   DType dtype = DType::Float32;  // the dtype once decoded (original_dtype for quantized weights)
   Quantization quantization = Quantization::None;
-  double scale = 0.0, min = 0.0;  // uint8/uint16: value = q * scale + min
-  std::size_t group = 0;          // index of the manifest group holding it
-  std::uint64_t offset = 0;       // byte offset in the group's shards, concatenated in order
+  double scale = 0.0, min = 0.0;   // uint8/uint16: value = q * scale + min
+  std::size_t group = 0;           // index of the manifest group holding it
+  std::uint64_t offset = 0;        // byte offset in the group's shards, concatenated in order
   std::uint64_t stored_bytes = 0;  // bytes it takes in the shards
   HostTensor value;                // decoded data; float32 data that needs no conversion borrows
                                    // the shard's bytes, read into memory at load
@@ -37,9 +37,9 @@ struct Weight {
 
 // One weight file.
 struct Shard {
-  std::string manifest_path;  // as written in the manifest
+  std::string manifest_path;   // as written in the manifest
   std::filesystem::path path;  // resolved, inside the bundle's folder
-  std::uint64_t bytes = 0;    // size on disk
+  std::uint64_t bytes = 0;     // size on disk
   std::size_t group = 0;
 };
 
@@ -49,9 +49,15 @@ struct Bundle {
   ModelKind kind = ModelKind::Graph;
   std::string format;  // the "format" field as written (may be empty in old bundles)
   std::string generated_by, converted_by;
-  nlohmann::json topology;         // modelTopology as written
-  nlohmann::json signature;        // graph models: "signature" (or the one inside
-                                   // userDefinedMetadata); null when absent
+  nlohmann::json topology;   // modelTopology as written
+  nlohmann::json signature;  // graph models: "signature" (or the one inside
+                             // userDefinedMetadata); null when absent
+  // The keys of signature.inputs and .outputs in the order model.json writes them (TF.js walks
+  // them in that order; nlohmann::json sorts them). Empty when unknown (a bundle not read from
+  // text).
+  struct KeyOrder {
+    std::vector<std::string> inputs, outputs;
+  } signature_order;
   nlohmann::json initializer;      // modelInitializer (a GraphDef) or null
   nlohmann::json metadata;         // userDefinedMetadata or null
   nlohmann::json training_config;  // layers models, kept as metadata only; null when absent

@@ -1,5 +1,6 @@
 #include "model/json_file.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -20,12 +21,15 @@ struct TooLong {
   std::string start;  // the first characters, to help find it
 };
 
-// A SAX pass that builds nothing and checks nesting depth and string lengths. It runs before
-// the DOM parse because nlohmann's callback parser scans the whole parent container at the end
-// of every object or array (looking for discarded values), which is quadratic in a long node
-// list: a 262144-node model.json took minutes. Syntax errors surface here, as the parser's own.
+// A SAX pass that builds nothing, checks nesting depth and string lengths, and notes the key order
+// of the objects asked for. It runs before the DOM parse because nlohmann's callback parser scans
+// the whole parent container at the end of every object or array (looking for discarded values),
+// which is quadratic in a long node list: a 262144-node model.json took minutes. Syntax errors
+// surface here, as the parser's own.
 class LimitCheck : public nlohmann::json_sax<nlohmann::json> {
  public:
+  LimitCheck(const std::vector<JsonPath>& wanted, KeyOrders* orders)
+      : wanted_(wanted), orders_(orders) {}
   bool null() override { return true; }
   bool boolean(bool) override { return true; }
   bool number_integer(number_integer_t) override { return true; }
@@ -33,29 +37,57 @@ class LimitCheck : public nlohmann::json_sax<nlohmann::json> {
   bool number_float(number_float_t, const string_t&) override { return true; }
   bool string(string_t& s) override { return check(s, false); }
   bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return enter(); }
-  bool key(string_t& s) override { return check(s, true); }
+  bool start_object(std::size_t) override {
+    enter(false);
+    if (recording()) (*orders_)[path_];  // an empty object has an (empty) order too
+    return true;
+  }
+  bool key(string_t& s) override {
+    check(s, true);
+    key_ = s;
+    if (recording()) (*orders_)[path_].push_back(s);
+    return true;
+  }
   bool end_object() override { return leave(); }
-  bool start_array(std::size_t) override { return enter(); }
+  bool start_array(std::size_t) override { return enter(true); }
   bool end_array() override { return leave(); }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
     throw e;
   }
 
  private:
-  bool enter() {
+  // The container opened is named by the key before it (path_ holds the names from the root's
+  // members down; containers inside arrays are never asked for).
+  bool enter(bool array) {
     if (++depth_ > kMaxJsonDepth) throw TooDeep{};
+    if (!arrays_.empty()) path_.push_back(arrays_.back() ? std::string() : key_);
+    arrays_.push_back(array);
+    arrays_open_ += array;
     return true;
   }
   bool leave() {
     --depth_;
+    arrays_open_ -= arrays_.back();
+    arrays_.pop_back();
+    if (!arrays_.empty()) path_.pop_back();
     return true;
+  }
+  // The innermost container is an object at an asked path, outside every array.
+  bool recording() const {
+    return orders_ && arrays_open_ == 0 && !arrays_.empty() && !arrays_.back() &&
+           std::find(wanted_.begin(), wanted_.end(), path_) != wanted_.end();
   }
   static bool check(const string_t& s, bool key) {
     if (s.size() > kMaxStringBytes) throw TooLong{key, s.size(), s.substr(0, 40)};
     return true;
   }
   int depth_ = 0;  // containers open; the top-level value is level 1
+  const std::vector<JsonPath>& wanted_;
+  KeyOrders* orders_;
+  std::vector<bool> arrays_;  // per open container: an array (true) or an object
+  int arrays_open_ = 0;
+  JsonPath path_;
+  std::string key_;  // the last key read
 };
 
 std::string strip_json_prefix(std::string msg) {
@@ -69,7 +101,8 @@ std::string strip_json_prefix(std::string msg) {
 
 }  // namespace
 
-nlohmann::json read_json_file(const std::filesystem::path& file) {
+nlohmann::json read_json_file(const std::filesystem::path& file,
+                              const std::vector<JsonPath>& keep_order, KeyOrders* orders) {
   std::error_code ec;
   if (std::filesystem::is_directory(file, ec))
     fail_model(file, "expected a JSON file, found a folder");
@@ -84,15 +117,16 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
   if (!in) fail_model(file, std::string("cannot open: ") + std::strerror(errno));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) fail_model(file, "read error");
-  return parse_json_text(text, file);
+  return parse_json_text(text, file, keep_order, orders);
 }
 
-nlohmann::json parse_json_text(std::string_view text, const std::filesystem::path& file) {
+nlohmann::json parse_json_text(std::string_view text, const std::filesystem::path& file,
+                               const std::vector<JsonPath>& keep_order, KeyOrders* orders) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos)
     fail_model(file, "empty file, expected a model.json object");
 
   try {
-    LimitCheck check;
+    LimitCheck check(keep_order, orders);
     nlohmann::json::sax_parse(text.begin(), text.end(), &check);
     return nlohmann::json::parse(text.begin(), text.end());
   } catch (const TooDeep&) {

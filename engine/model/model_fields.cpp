@@ -68,7 +68,18 @@ void check_graph_topology(const std::filesystem::path& file, const nlohmann::jso
 
 }  // namespace
 
-void read_model_fields(const std::filesystem::path& file, nlohmann::json& root, Bundle& b) {
+const std::vector<JsonPath>& ordered_model_paths() {
+  static const std::vector<JsonPath> paths{
+      {"signature", "inputs"},
+      {"signature", "outputs"},
+      {"userDefinedMetadata", "signature", "inputs"},
+      {"userDefinedMetadata", "signature", "outputs"},
+  };
+  return paths;
+}
+
+void read_model_fields(const std::filesystem::path& file, nlohmann::json& root, Bundle& b,
+                       const KeyOrders* orders) {
   b.format = optional_string(file, root, "format", "'format'");
   b.generated_by = optional_string(file, root, "generatedBy", "'generatedBy'");
   b.converted_by = optional_string(file, root, "convertedBy", "'convertedBy'");
@@ -84,9 +95,22 @@ void read_model_fields(const std::filesystem::path& file, nlohmann::json& root, 
   b.metadata = optional_object(file, root, "userDefinedMetadata", "'userDefinedMetadata'");
   b.signature = optional_object(file, root, "signature", "'signature'");
   // As in tfjs-converter: a signature inside userDefinedMetadata wins over the top-level one.
+  JsonPath sig{"signature"};
   if (b.metadata.is_object()) {
     auto md = optional_object(file, b.metadata, "signature", "'userDefinedMetadata.signature'");
-    if (!md.is_null()) b.signature = std::move(md);
+    if (!md.is_null()) {
+      b.signature = std::move(md);
+      sig = {"userDefinedMetadata", "signature"};
+    }
+  }
+  if (orders) {
+    auto side = [&](const char* name) {
+      JsonPath p = sig;
+      p.emplace_back(name);
+      const auto it = orders->find(p);
+      return it == orders->end() ? std::vector<std::string>{} : it->second;
+    };
+    b.signature_order = {side("inputs"), side("outputs")};
   }
   b.initializer = optional_object(file, root, "modelInitializer", "'modelInitializer'");
 

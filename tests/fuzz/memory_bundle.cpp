@@ -12,9 +12,10 @@ model::Bundle memory_bundle(std::string_view text) {
   model::Bundle b;
   b.model_json = "fuzz/model.json";
   b.dir = "fuzz";
-  auto root = model::parse_json_text(text, b.model_json);
+  model::KeyOrders orders;
+  auto root = model::parse_json_text(text, b.model_json, model::ordered_model_paths(), &orders);
   if (!root.is_object()) throw ModelError("fuzz/model.json: expected an object");
-  model::read_model_fields(b.model_json, root, b);
+  model::read_model_fields(b.model_json, root, b, &orders);
   nlohmann::json manifest;
   if (auto it = root.find("weightsManifest"); it != root.end()) manifest = std::move(*it);
   const auto groups = model::parse_manifest(b.model_json, manifest, b.warnings);

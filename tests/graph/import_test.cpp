@@ -1,7 +1,6 @@
 // import_graphdef and sort_topologically on hand-made bundles: references, Const values,
 // endpoints (TF.js 4.22 GraphModel rules), library functions, the initializer, cycles.
 #include <QtTest>
-#include <fstream>
 
 #include "core/error.h"
 #include "graph/build.h"
@@ -160,8 +159,7 @@ class ImportTest : public QObject {
   }
 
   void endpoints_with_signature() {
-    test::TempDir dir;
-    // Key order matters (TF.js walks the file's order), so the file is written with it.
+    // Key order matters (TF.js walks the file's order): the loader notes it in signature_order.
     nlohmann::ordered_json sig;
     sig["inputs"]["image"] = {
         {"name", "img:0"},
@@ -171,15 +169,11 @@ class ImportTest : public QObject {
     sig["inputs"]["gone"] = {{"name", "nowhere:0"}, {"dtype", "DT_FLOAT"}};
     sig["outputs"]["zeta"] = {{"name", "top:1"}, {"dtype", "DT_INT32"}};
     sig["outputs"]["alpha"] = {{"name", "score"}, {"dtype", "DT_FLOAT"}};
-    nlohmann::ordered_json file = {{"format", "graph-model"}, {"signature", sig}};
-    const auto path = dir.path / "model.json";
-    std::ofstream(path) << file.dump();
-
     auto b = bundle_of({placeholder("img", {1, -1, -1, 3}, "DT_UINT8"),
                         node("score", "Sigmoid", {"img"}), int_const("k", {5}, false),
                         node("top", "TopKV2", {"score", "k"}), node("unused", "Neg", {"score"})});
-    b.model_json = path;
     b.signature = json::parse(sig.dump());  // nlohmann::json sorts keys: alpha before zeta
+    b.signature_order = {{"image", "gone"}, {"zeta", "alpha"}};
     const Graph g = import_graphdef(b);
     QCOMPARE(names(g.inputs), (std::vector<std::string>{"image"}));  // "gone" names no node
     QCOMPARE(g.inputs[0].ref, (TensorRef{g.find("img"), 0}));
@@ -191,7 +185,7 @@ class ImportTest : public QObject {
 
     // userDefinedMetadata.signature wins over the top-level one (as in TF.js).
     b.metadata = {{"signature", {{"outputs", {{"only", {{"name", "unused:0"}}}}}}}};
-    b.model_json.clear();
+    b.signature_order = {};
     const Graph g2 = import_graphdef(b);
     QCOMPARE(names(g2.outputs), (std::vector<std::string>{"only"}));
     QCOMPARE(names(g2.inputs), (std::vector<std::string>{"img"}));  // no inputs: Placeholders

@@ -1,8 +1,10 @@
 // Small bundles written here cover what the corpus does not: shards split mid-weight, several
 // groups, uint16 and int32 quantization, string and bool weights, layers models, path forms.
 #include <QtTest>
+
 #include <bit>
 #include <cmath>
+#include <fstream>
 
 #include "bundle_files.h"
 #include "core/error.h"
@@ -292,6 +294,30 @@ class SyntheticBundleTest : public QObject {
     b = load_bundle(dir.path);
     QVERIFY(b.signature == j["userDefinedMetadata"]["signature"]);
     QCOMPARE(b.metadata["author"].get<std::string>(), std::string("x"));
+  }
+
+  // nlohmann::json sorts keys; the loader notes the signature's as model.json writes them, from
+  // the signature TF.js uses, and only for those objects (not for lookalikes inside arrays).
+  void signature_key_order_as_written() {
+    TempDir dir;
+    const std::string top = R"({"format": "graph-model", "modelTopology": {"node": []},
+      "signature": {"outputs": {"zeta": {"name": "a:0"}, "10": {"name": "b:0"},
+                                "alpha": {"name": "c:0"}},
+                    "inputs": {"y": {"name": "y:0"}, "x": {"name": "x:0"}}},
+      "other": [{"signature": {"inputs": {"q": {}, "p": {}}}}]})";
+    std::ofstream(dir.path / "model.json") << top;
+    auto b = load_bundle(dir.path);
+    QCOMPARE(b.signature_order.inputs, (std::vector<std::string>{"y", "x"}));
+    QCOMPARE(b.signature_order.outputs, (std::vector<std::string>{"zeta", "10", "alpha"}));
+
+    const std::string nested = R"({"format": "graph-model", "modelTopology": {"node": []},
+      "signature": {"inputs": {"y": {"name": "y:0"}, "x": {"name": "x:0"}}},
+      "userDefinedMetadata": {"signature": {"inputs": {"b": {"name": "b:0"},
+                                                       "a": {"name": "a:0"}}}}})";
+    std::ofstream(dir.path / "model.json") << nested;
+    b = load_bundle(dir.path);
+    QCOMPARE(b.signature_order.inputs, (std::vector<std::string>{"b", "a"}));
+    QVERIFY(b.signature_order.outputs.empty());
   }
 
   // Keras converter form: model_config, keras_version, backend, training_config, no format.
