@@ -8,10 +8,10 @@
    minimum over the rounds x R runs: the least disturbed by other tenants of a shared machine, whose
    bursts last seconds (one process per backend would put a burst on one side only). With --profile
    the gl backend waits for each node's kernels (glFinish), so a gl node's wall time is its own
-   work; GL timer queries run in extra runs whose lines are skipped. --threads N gives cpu N threads
-   and llvmpipe N workers (LP_NUM_THREADS), so kernels are compared at the same parallelism. Nodes that fell back to cpu
-   on the gl run are left out, and nodes fused into the kernel before them are counted. Lists the
-   worst nodes by gl/cpu ratio and counts those over 10x.
+   work; GL timer queries run in extra runs whose lines are skipped. --threads N gives cpu N
+   threads and llvmpipe N workers (LP_NUM_THREADS), so kernels are compared at the same
+   parallelism. Nodes that fell back to cpu on the gl run are left out, and nodes fused into the
+   kernel before them are counted. Lists the worst nodes by gl/cpu ratio and counts those over 10x.
 
 2. Time to first result with a cold and a warm program-binary cache on disk: a new process
    `tfjsi run MODEL --backend gl --json`, timed from start to exit, with XDG_CACHE_HOME set to

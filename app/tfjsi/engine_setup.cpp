@@ -16,7 +16,8 @@ void apply_flags(runtime::Engine& engine, const Args& args) {
 std::unique_ptr<runtime::Engine> make_engine(const Args& args) {
   auto engine = std::make_unique<runtime::Engine>();
   backends::add_all_backends(*engine);
-  if (const auto precision = args.value("precision")) {
+  const auto precision = args.value("precision");
+  if (precision) {
     if (*precision != "fp32" && *precision != "fp16")
       throw UsageError("--precision expects fp32 or fp16, got '" + *precision + "'");
     engine->set_precision(*precision == "fp16" ? runtime::Precision::Fp16
@@ -26,7 +27,7 @@ std::unique_ptr<runtime::Engine> make_engine(const Args& args) {
   apply_flags(*engine, args);
   if (args.value("threads")) engine->set_threads(args.int_value("threads", 0, 1, 256));
   engine->set_backend(args.value("backend").value_or("auto"));
-  if (args.value("precision") == "fp16" && engine->precision() != runtime::Precision::Fp16)
+  if (precision == "fp16" && engine->precision() != runtime::Precision::Fp16)
     engine->log("WARNING: --precision fp16 is not in effect: backend '" +
                 std::string(engine->backend().name()) + "' stores float32 tensors");
   return engine;

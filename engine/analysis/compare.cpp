@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "analysis/backend_restore.h"
 #include "analysis/node_trace.h"
 #include "core/error.h"
 
@@ -55,23 +56,7 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
   CompareReport report;
   report.tolerance = options.tolerance;
   report.precision = std::string(runtime::to_string(options.precision));
-  const std::string prev_backend(engine.backend().name());
-  // The precision is held by the backends' flags (gl.float32_enabled): that is what comes back.
-  std::optional<bool> prev_fp32;
-  if (engine.flags().has("gl.float32_enabled"))
-    prev_fp32 = engine.flags().get_bool("gl.float32_enabled");
-  struct Restore {
-    runtime::Engine& e;
-    std::string b;
-    std::optional<bool> f;
-    ~Restore() {
-      if (f) e.flags().set_value("gl.float32_enabled", *f);
-      try {
-        e.set_backend(b);
-      } catch (...) {
-      }
-    }
-  } restore{engine, prev_backend, prev_fp32};
+  BackendRestore restore(engine);
 
   NodeIds ids(graph);
   runtime::Executor exec(engine, graph);

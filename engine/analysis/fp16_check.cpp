@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/backend_restore.h"
 #include "analysis/fp16_emulation.h"
 #include "analysis/node_trace.h"
 #include "core/error.h"
@@ -181,29 +182,11 @@ std::vector<PathStep> error_path(const graph::Graph& g, const NodeIds& ids, int 
   return path;
 }
 
-// Puts back the active backend and the precision, which gl holds in its flag.
-struct BackendGuard {
-  runtime::Engine& e;
-  std::string backend;
-  std::optional<bool> fp32_textures;
-  explicit BackendGuard(runtime::Engine& engine) : e(engine), backend(engine.backend().name()) {
-    if (e.flags().has("gl.float32_enabled"))
-      fp32_textures = e.flags().get_bool("gl.float32_enabled");
-  }
-  ~BackendGuard() {
-    if (fp32_textures) e.flags().set_value("gl.float32_enabled", *fp32_textures);
-    try {
-      e.set_backend(backend);
-    } catch (...) {
-    }
-  }
-};
-
 }  // namespace
 
 Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
                       const runtime::NamedTensors& inputs, const Fp16CheckOptions& options) {
-  BackendGuard guard(engine);
+  BackendRestore restore(engine);
   Fp16Report report;
   report.rule = options.rule;
   report.output_tolerance = options.output_tolerance;

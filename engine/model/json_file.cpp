@@ -37,15 +37,12 @@ class LimitCheck : public nlohmann::json_sax<nlohmann::json> {
   bool number_float(number_float_t, const string_t&) override { return true; }
   bool string(string_t& s) override { return check(s, false); }
   bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override {
-    enter(false);
-    if (recording()) (*orders_)[path_];  // an empty object has an (empty) order too
-    return true;
-  }
+  bool start_object(std::size_t) override { return enter(false); }
   bool key(string_t& s) override {
     check(s, true);
     key_ = s;
-    if (recording()) (*orders_)[path_].push_back(s);
+    if (orders_ && std::find(wanted_.begin(), wanted_.end(), path_) != wanted_.end())
+      (*orders_)[path_].push_back(s);
     return true;
   }
   bool end_object() override { return leave(); }
@@ -56,36 +53,27 @@ class LimitCheck : public nlohmann::json_sax<nlohmann::json> {
   }
 
  private:
-  // The container opened is named by the key before it (path_ holds the names from the root's
-  // members down; containers inside arrays are never asked for).
+  // A container is named by the key before it; path_ holds the names from the root's members
+  // down. An array's elements get an empty name, which no asked path has, so nothing inside an
+  // array is recorded.
   bool enter(bool array) {
-    if (++depth_ > kMaxJsonDepth) throw TooDeep{};
-    if (!arrays_.empty()) path_.push_back(arrays_.back() ? std::string() : key_);
-    arrays_.push_back(array);
-    arrays_open_ += array;
+    if (open_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) throw TooDeep{};
+    if (!open_.empty()) path_.push_back(open_.back() ? std::string() : key_);
+    open_.push_back(array);
     return true;
   }
   bool leave() {
-    --depth_;
-    arrays_open_ -= arrays_.back();
-    arrays_.pop_back();
-    if (!arrays_.empty()) path_.pop_back();
+    open_.pop_back();
+    if (!open_.empty()) path_.pop_back();
     return true;
-  }
-  // The innermost container is an object at an asked path, outside every array.
-  bool recording() const {
-    return orders_ && arrays_open_ == 0 && !arrays_.empty() && !arrays_.back() &&
-           std::find(wanted_.begin(), wanted_.end(), path_) != wanted_.end();
   }
   static bool check(const string_t& s, bool key) {
     if (s.size() > kMaxStringBytes) throw TooLong{key, s.size(), s.substr(0, 40)};
     return true;
   }
-  int depth_ = 0;  // containers open; the top-level value is level 1
   const std::vector<JsonPath>& wanted_;
   KeyOrders* orders_;
-  std::vector<bool> arrays_;  // per open container: an array (true) or an object
-  int arrays_open_ = 0;
+  std::vector<bool> open_;  // the open containers, outermost first: an array (true) or an object
   JsonPath path_;
   std::string key_;  // the last key read
 };

@@ -18,8 +18,8 @@ namespace tfjsi::model {
 // An object inside a document: the member names from the root down to it.
 using JsonPath = std::vector<std::string>;
 // The keys of objects in the order the text writes them, for the paths asked: nlohmann::json keeps
-// keys sorted, where JavaScript walks them as written. An asked path that is not an object in the
-// text (or lies inside an array) has no entry.
+// keys sorted, where JavaScript walks them as written. An asked path that is not an object with
+// keys in the text (or lies inside an array) has no entry.
 using KeyOrders = std::map<JsonPath, std::vector<std::string>>;
 
 // Reads and parses `file`; fills `orders` (when given) for the paths in `keep_order`. Throws

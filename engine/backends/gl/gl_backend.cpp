@@ -185,8 +185,12 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
                "node's wall time is then its own work)");
 }
 
+bool GlBackend::fp16_under(const runtime::Flags* flags) const {
+  return !float32_capable_ || !flag_bool(flags, "gl.float32_enabled", true);
+}
+
 bool GlBackend::fp16_active() const {
-  return !float32_capable_ || !flag_bool(flags_, "gl.float32_enabled", true);
+  return fp16_under(flags_);
 }
 
 void GlBackend::set_precision(runtime::Flags& flags, runtime::Precision p) {
@@ -195,9 +199,7 @@ void GlBackend::set_precision(runtime::Flags& flags, runtime::Precision p) {
 }
 
 runtime::Precision GlBackend::precision(const runtime::Flags& flags) const {
-  return !float32_capable_ || !flag_bool(&flags, "gl.float32_enabled", true)
-             ? runtime::Precision::Fp16
-             : runtime::Precision::Fp32;
+  return fp16_under(&flags) ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
 }
 
 void GlBackend::set_model_token(std::string token) {
@@ -397,7 +399,7 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     if (ctx.flags.has("gl.model_token") && !ctx.flags.get_string("gl.model_token").empty())
       programs_->set_model_token(ctx.flags.get_string("gl.model_token"));
   }
-  const bool fp16 = !float32_capable_ || !flag_bool(&ctx.flags, "gl.float32_enabled", true);
+  const bool fp16 = fp16_under(&ctx.flags);
   const bool time_it =
       ctx_->limits().timer_queries && flag_bool(&ctx.flags, "gl.timer_queries", false);
   GlObject query;

@@ -132,6 +132,9 @@ class GlBackend : public runtime::Backend {
   const TexturePool& texture_pool() const { return *textures_; }
 
  private:
+  // New textures are RGBA16F under these flags (gl.float32_enabled off) or on a driver without
+  // exact float32 images.
+  bool fp16_under(const runtime::Flags* flags) const;
   void start();
   bool probe_float32();
   void resolve_timings(bool wait);
