@@ -372,7 +372,9 @@ void MainWindow::colour_graph() {
     graph_view_->set_node_categories(tr("Backend (run on %1)").arg(where), by_node);
   } else {
     std::unordered_map<std::string, double> ms;
-    for (const auto& n : last_result_->nodes) ms[n.node] += n.ms;  // loops run a node often
+    // Loops run a node often. Fused nodes have no time of their own: their producer's holds it.
+    for (const auto& n : last_result_->nodes)
+      if (n.fused_into.empty()) ms[n.node] += n.ms;
     graph_view_->set_node_values(tr("ms per node (%1)").arg(where), ms, true);
   }
 }

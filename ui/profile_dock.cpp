@@ -29,6 +29,7 @@ struct Row {
   int calls = 0, nodes = 0;
   double warm = -1, first = -1;  // ms; < 0 when that run is not known
   bool fallback = false;
+  std::string fused_into;
 };
 
 QStandardItem* text_item(const QString& text) {
@@ -194,12 +195,13 @@ void ProfileDock::rebuild() {
   auto add = [&](const std::vector<NodeRun>& nodes, bool warm) {
     for (const auto& n : nodes) {
       auto [it, fresh] = at.emplace(n.node, rows.size());
-      if (fresh) rows.push_back({n.node, n.op, n.backend, n.node, 0, 1, -1, -1, n.fallback});
+      if (fresh)
+        rows.push_back({n.node, n.op, n.backend, n.node, 0, 1, -1, -1, n.fallback, n.fused_into});
       Row& row = rows[it->second];
       double& ms = warm ? row.warm : row.first;
       ms = std::max(ms, 0.0) + n.ms;
       if (warm || !have_warm) ++row.calls;
-      if (warm) row.backend = n.backend, row.fallback = n.fallback;
+      if (warm) row.backend = n.backend, row.fallback = n.fallback, row.fused_into = n.fused_into;
     }
   };
   if (have_warm) add(p->warm.nodes, true);
@@ -210,7 +212,7 @@ void ProfileDock::rebuild() {
     std::unordered_map<std::string, std::size_t> op_at;
     for (const Row& n : rows) {
       auto [it, fresh] = op_at.emplace(n.op, ops.size());
-      if (fresh) ops.push_back({n.op, n.op, {}, n.name, 0, 0, -1, -1, false});
+      if (fresh) ops.push_back({n.op, n.op, {}, n.name, 0, 0, -1, -1, false, {}});
       Row& o = ops[it->second];
       const double basis = have_warm ? n.warm : n.first;
       const auto& slowest = rows[at.at(o.slowest_node)];
@@ -237,8 +239,10 @@ void ProfileDock::rebuild() {
     const double share = total > 0 && basis >= 0 ? 100.0 * basis / total : -1;
     QList<QStandardItem*> items;
     if (view_ == View::Nodes) {
-      QStandardItem* backend = text_item(QString::fromStdString(r.backend) +
-                                         (r.fallback ? tr(" (fallback)") : QString()));
+      QStandardItem* backend = text_item(
+          QString::fromStdString(r.backend) + (r.fallback ? tr(" (fallback)") : QString()) +
+          (r.fused_into.empty() ? QString()
+                                : tr(", fused into %1").arg(QString::fromStdString(r.fused_into))));
       backend->setForeground(backend_colour(r.backend).darker(150));
       items = {text_item(QString::fromStdString(r.name)),
                number_item(r.warm, 3),

@@ -35,15 +35,19 @@ struct NodeRun {
   std::string node, op, backend;
   bool fallback = false;  // the chosen backend cannot run it; cpu did
   double ms = 0;
+  // Set when the node ran inside this node's kernel (a bias add, an activation): `backend` is
+  // then that kernel's and `ms` about 0.
+  std::string fused_into;
 };
 
 // A node's category when the graph is coloured by backend. The executor runs a few nodes itself
 // (no backend kernel: Identity-like plumbing, control flow); the name says so, since "executor"
 // alone reads like a fourth backend.
 inline std::string backend_category(const NodeRun& n) {
-  if (n.fallback) return "cpu fallback";
-  if (n.backend == "executor") return "executor (no kernel)";
-  return n.backend;
+  std::string c = n.fallback                ? "cpu fallback"
+                  : n.backend == "executor" ? "executor (no kernel)"
+                                            : n.backend;
+  return n.fused_into.empty() ? c : c + " (fused)";
 }
 
 struct NamedTensor {

@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 #include <map>
+#include <string_view>
 
 #include "op_family.h"
 
@@ -15,8 +16,15 @@ constexpr std::uint32_t rgb(int r, int g, int b) {
          (static_cast<std::uint32_t>(g) << 8) | static_cast<std::uint32_t>(r);
 }
 
+std::uint32_t mix(std::uint32_t a, std::uint32_t b, float t);
+
 // Backends keep one colour everywhere in the app; anything else takes the next free colour.
+// "X (fused)" (nodes that ran inside the kernel before them) is a pale shade of X's colour.
 std::uint32_t known_category_color(const std::string& name) {
+  constexpr std::string_view fused = " (fused)";
+  if (name.size() > fused.size() && name.ends_with(fused))
+    if (std::uint32_t base = known_category_color(name.substr(0, name.size() - fused.size())))
+      return mix(base, rgb(255, 255, 255), 0.55f);
   if (name == "gl") return rgb(120, 190, 110);       // green
   if (name == "xnnpack") return rgb(110, 160, 230);  // blue
   if (name == "cpu") return rgb(240, 160, 80);       // orange

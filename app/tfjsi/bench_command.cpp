@@ -66,8 +66,6 @@ int bench_command(std::span<const std::string> argv) {
   runtime::Profiler profiler(*engine);
   const bool profile = args.flag("profile");
   if (profile) engine->add_observer(&profiler);
-  // Profiled gl runs wait for each node's kernels, so that a node's wall time is its own.
-  if (profile && gl) engine->flags().set_value("gl.sync_kernels", true);
   std::vector<double> times;
   for (int i = 0; i < runs; ++i) {
     t0 = std::chrono::steady_clock::now();
@@ -75,7 +73,6 @@ int bench_command(std::span<const std::string> argv) {
     times.push_back(ms_since(t0));
   }
   if (profile) engine->remove_observer(&profiler);
-  if (profile && gl) engine->flags().set_value("gl.sync_kernels", false);
   // GPU time per op from GL timer queries (GL_TIME_ELAPSED), where the driver has them: as many
   // runs again, apart from the timed ones, whose wall times the queries would inflate.
   const bool gpu_timing = profile && gl && gl->context() && gl->context()->limits().timer_queries;

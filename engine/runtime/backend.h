@@ -114,6 +114,10 @@ class Backend {
 
   virtual BackendMemory memory() const { return {}; }
 
+  // Waits until the work run() queued is done. Backends that compute before run() returns have
+  // nothing to wait for.
+  virtual void finish() {}
+
   // A run on this backend ended (done or failed): caches of what runs make may free what this
   // run did not use.
   virtual void end_run() {}

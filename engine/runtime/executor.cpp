@@ -69,6 +69,9 @@ class Run {
     fuse_ = e_.flags().get_bool("fuse") && std::none_of(obs.begin(), obs.end(), [](Observer* o) {
               return o->needs_every_output();
             });
+    // The debug log prints node times too.
+    timed_ = debug_.has_value() ||
+             std::any_of(obs.begin(), obs.end(), [](Observer* o) { return o->times_kernels(); });
   }
 
   ~Run() {
@@ -259,6 +262,7 @@ class Run {
 
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::optional<Value>> outs = compute(i, in, merge_index, event.backend);
+    if (timed_ && observed && pn.backend) pn.backend->finish();
     event.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (event.backend == "fused") event.fused_into = &g_.nodes[pn.fused_into];
@@ -472,6 +476,7 @@ class Run {
   std::map<std::pair<int, std::string>, std::vector<int>> invariants_;
   std::optional<DebugLog> debug_;
   bool fuse_ = false;
+  bool timed_ = false;  // an observer reads node times: wait for each node's work
 };
 
 }  // namespace

@@ -36,6 +36,10 @@ class Observer {
   // its own kernel; an observer that only times, counts or logs says no, and leaves the backend
   // free to run a node inside the kernel before it (a bias add, an activation; it then forwards).
   virtual bool needs_every_output() const { return true; }
+  // Whether it reads KernelEvent::ms as the node's own time. The executor then waits for each
+  // node's work to be done (Backend::finish) before it stops the clock: a backend that queues work
+  // (gl on a real GPU) would otherwise report the time to submit it.
+  virtual bool times_kernels() const { return false; }
   virtual void run_started() {}
   virtual void before_kernel(const KernelEvent& /*event*/) {}
   virtual void after_kernel(KernelEvent& /*event*/) {}

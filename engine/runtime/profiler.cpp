@@ -13,7 +13,13 @@ void Profiler::run_started() {
 }
 
 void Profiler::after_kernel(KernelEvent& e) {
-  KernelRecord r{e.node.name, e.node.op, std::string(e.backend), e.ms, 0, engine_.live_bytes()};
+  KernelRecord r{e.node.name,
+                 e.node.op,
+                 std::string(e.backend),
+                 e.ms,
+                 0,
+                 engine_.live_bytes(),
+                 e.fused_into ? e.fused_into->name : ""};
   for (const auto& t : e.outputs)
     if (t.alive()) r.bytes_made += engine_.bytes(t);
   peak_ = std::max(peak_, r.live_bytes);

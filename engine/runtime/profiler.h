@@ -16,6 +16,7 @@ struct KernelRecord {
   std::size_t bytes_made = 0;  // bytes of the node's output tensors
   std::size_t live_bytes =
       0;  // the engine's live bytes right after the node (inputs not yet freed)
+  std::string fused_into;  // backend "fused": the node whose kernel computed this one
 };
 
 struct OpTotal {
@@ -28,6 +29,7 @@ class Profiler final : public Observer {
  public:
   explicit Profiler(Engine& engine) : engine_(engine) {}
   bool needs_every_output() const override { return false; }
+  bool times_kernels() const override { return true; }
 
   void run_started() override;
   void after_kernel(KernelEvent& event) override;

@@ -91,9 +91,11 @@ class NewcomerTest : public QObject {
       QCOMPARE(r->backend, std::string(backend));
       QVERIFY2(dock()->result_label()->text().contains(QString("on ") + backend),
                qPrintable(dock()->result_label()->text()));
-      // The legend names only backends, cpu fallbacks and the executor's own nodes.
+      // The legend names only backends, nodes that ran inside a kernel of the backend (fused),
+      // cpu fallbacks and the executor's own nodes.
       for (const auto& cat : win_->graph_view()->colouring().categories())
-        QVERIFY2(cat.name == backend || cat.name == "cpu" || cat.name == "cpu fallback" ||
+        QVERIFY2(cat.name == backend || cat.name == std::string(backend) + " (fused)" ||
+                     cat.name == "cpu" || cat.name == "cpu fallback" ||
                      cat.name == "executor (no kernel)",
                  cat.name.c_str());
       shot(backend);

@@ -16,6 +16,7 @@
 #include <QTreeWidget>
 #include <cmath>
 #include <fstream>
+#include <unordered_map>
 
 #include "graph_view.h"
 #include "gui_run.h"
@@ -116,14 +117,29 @@ class RunTest : public QObject {
         if (graph().nodes[static_cast<std::size_t>(i)].name == name) return i;
       return -1;
     };
+    std::unordered_map<std::string, const ui::NodeRun*> by_name;
+    for (const auto& n : r.nodes) by_name[n.node] = &n;
+    int fused = 0;
     for (const auto& n : r.nodes) {
       const int cat = c.category_of(node_index(n.node));
       QVERIFY(cat >= 0);
-      QCOMPARE(c.categories()[static_cast<std::size_t>(cat)].name,
-               n.fallback                ? std::string("cpu fallback")
-               : n.backend == "executor" ? std::string("executor (no kernel)")
-                                         : n.backend);
+      std::string want = n.fallback                ? std::string("cpu fallback")
+                         : n.backend == "executor" ? std::string("executor (no kernel)")
+                                                   : n.backend;
+      if (!n.fused_into.empty()) {
+        // A node that ran inside its producer's kernel is shown on that kernel's backend, in a
+        // shade of its own, and never as a fallback of its own.
+        ++fused;
+        QVERIFY(by_name.count(n.fused_into));
+        QCOMPARE(n.backend, by_name.at(n.fused_into)->backend);
+        QCOMPARE(n.fallback, by_name.at(n.fused_into)->fallback);
+        want += " (fused)";
+      }
+      QCOMPARE(c.categories()[static_cast<std::size_t>(cat)].name, want);
     }
+    // The sample's Conv2D -> BiasAdd -> Relu chains run as one gl kernel each.
+    if (r.backend == "gl") QVERIFY(fused >= 4);
+    for (const auto& cat : c.categories()) QVERIFY2(cat.name != "fused", cat.name.c_str());
     dock()->colour_combo()->setCurrentIndex(
         dock()->colour_combo()->findData(static_cast<int>(ui::GraphColour::Time)));
     QCOMPARE(c.mode(), Mode::Values);
@@ -131,6 +147,9 @@ class RunTest : public QObject {
     const auto v = c.value_of(node_index(r.nodes.front().node));
     QVERIFY(v.has_value());
     QCOMPARE(*v, r.nodes.front().ms);
+    // Fused nodes have no time of their own (their producer's kernel holds it).
+    for (const auto& n : r.nodes)
+      if (!n.fused_into.empty()) QVERIFY(!c.value_of(node_index(n.node)).has_value());
     shot("run_gl_time");
     dock()->colour_combo()->setCurrentIndex(
         dock()->colour_combo()->findData(static_cast<int>(ui::GraphColour::Backend)));
@@ -482,6 +501,8 @@ class RunTest : public QObject {
     QCOMPARE(r->warmup, 2);
     QVERIFY(r->min_ms > 0 && r->min_ms <= r->median_ms && r->median_ms <= r->max_ms);
     QVERIFY(r->first_ms > 0);
+    // The timed runs go unprofiled; the cold run and one after them fill the profile.
+    QVERIFY(!r->first_nodes.empty() && !r->nodes.empty());
     const QString label = dock()->result_label()->text();
     QVERIFY(label.contains("median") && label.contains("min") && label.contains("first"));
   }

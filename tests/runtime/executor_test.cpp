@@ -3,7 +3,9 @@
 // validation, observers, fallback to cpu and plans.
 #include <QtTest>
 
+#include <chrono>
 #include <functional>
+#include <thread>
 
 #include "backends/cpu/cpu_backend.h"
 #include "core/error.h"
@@ -533,6 +535,50 @@ class ExecutorTest : public QObject {
         QVERIFY2(lines.empty(), c.what);
       }
     }
+  }
+
+  // A profiler must see a node's own work, also on a backend whose run() only queues it: the
+  // executor waits for the backend before it stops the node's clock, and only when an observer
+  // reads the times.
+  void node_times_include_queued_work_when_an_observer_reads_them() {
+    GraphBuilder b;
+    auto x = b.placeholder("x", DType::Float32, {2});
+    b.output("y", b.add("d2", "T_Double", {b.add("d1", "T_Double", {x})}));
+    const graph::Graph g = b.take();
+    struct Times final : Observer {
+      bool timing = true;
+      std::vector<double> ms;
+      bool needs_every_output() const override { return false; }
+      bool times_kernels() const override { return timing; }
+      void after_kernel(KernelEvent& e) override { ms.push_back(e.ms); }
+    };
+    for (const bool timing : {true, false}) {
+      Engine e;
+      test::add_test_kernels(e);
+      auto owned = std::make_unique<test::FakeBackend>("fake", 250, true);
+      test::FakeBackend& fake = *owned;
+      fake.work = [] { std::this_thread::sleep_for(std::chrono::milliseconds(30)); };
+      e.add_backend(std::move(owned));
+      e.set_backend("fake");
+      Times times;
+      times.timing = timing;
+      e.add_observer(&times);
+      Executor ex(e, g);
+      const auto o = ex.run({{"x", test::floats({2}, {-1, 2})}});
+      e.remove_observer(&times);
+      QCOMPARE(test::float_values(o[0]), (std::vector<float>{-4, 8}));
+      QCOMPARE(fake.runs, 2);
+      QCOMPARE(times.ms.size(), std::size_t{2});
+      if (timing) {
+        QCOMPARE(fake.finishes, 2);
+        for (double ms : times.ms) QVERIFY2(ms >= 29.0, std::to_string(ms).c_str());
+      } else {
+        QCOMPARE(fake.finishes, 0);
+      }
+    }
+    // The Profiler is such an observer.
+    Engine e;
+    QVERIFY(Profiler(e).times_kernels());
   }
 
   void fallback_to_cpu_and_unsupported_ops() {

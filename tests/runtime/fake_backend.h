@@ -51,8 +51,13 @@ class FakeBackend final : public runtime::Backend {
       out.mutable_values<float>()[i] = in.values<float>()[i] * 2;
     return {{std::make_shared<FakeData>(out), out.dtype, out.shape}};
   }
-  int uploads = 0, runs = 0;
-  std::function<void()> fault;
+  // A backend that queues its work: finish() is where run()'s work would take its time.
+  void finish() override {
+    ++finishes;
+    if (work) work();
+  }
+  int uploads = 0, runs = 0, finishes = 0;
+  std::function<void()> fault, work;
 
  private:
   std::string name_;

@@ -180,9 +180,6 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
   flags.define("gl.model_token", std::string(),
                "hash of the model bundle that keys the gl program cache on disk");
   flags.define("gl.timer_queries", false, "time each gl kernel on the GPU (GL_TIME_ELAPSED)");
-  flags.define("gl.sync_kernels", false,
-               "wait for each gl node's kernels to finish before the next node (profiling: a "
-               "node's wall time is then its own work)");
 }
 
 bool GlBackend::fp16_under(const runtime::Flags* flags) const {
@@ -421,10 +418,6 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     timings_.push_back({node.op, std::move(query)});
     resolve_timings(false);  // the rest when stats() asks
   }
-  // A profiler's wait: the wall time its observers see for this node is then this node's work
-  // rather than whatever was still queued before it. glFinish, not a timer query's result: on
-  // llvmpipe, waiting for a query costs a tiny node several times its kernel.
-  if (flag_bool(&ctx.flags, "gl.sync_kernels", false)) glFinish();
   check_lost(&node);
   return out;
 }
@@ -567,6 +560,12 @@ runtime::BackendMemory GlBackend::memory() const {
               std::to_string(textures_->cached_textures()) + " free textures kept for reuse (" +
               std::to_string(textures_->cached_bytes() / 1024) + " KB)";
   return m;
+}
+
+// glFinish, not a fence or a timer query's result: on llvmpipe, waiting for a query costs a tiny
+// node several times its kernel.
+void GlBackend::finish() {
+  if (ctx_ && ctx_->try_make_current()) glFinish();
 }
 
 void GlBackend::end_run() {

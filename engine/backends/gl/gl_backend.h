@@ -94,6 +94,7 @@ class GlBackend : public runtime::Backend {
                                        std::span<const runtime::TensorView> inputs,
                                        const runtime::RunContext& ctx) override;
   runtime::BackendMemory memory() const override;
+  void finish() override;
   void end_run() override;
   void trim_caches() override;
 
