@@ -2,6 +2,7 @@
 // (C not a multiple of 4, stride 2 with SAME padding, batch > 1, broadcasting), in fp32 and fp16.
 #include <QtTest>
 
+#include <bit>
 #include <set>
 
 #include "gl/gl_test_util.h"
@@ -276,10 +277,10 @@ class GlKernelsTest : public QObject {
       std::int64_t m, k, n;
       bool ta, tb;
     };
-    const std::vector<Case> cases{{5, 7, 9, false, false},   {5, 7, 9, true, false},
-                                  {5, 7, 9, false, true},    {5, 7, 9, true, true},
-                                  {3, 130, 6, false, false}, {1, 64, 1001, false, false},
-                                  {2, 3, 1, false, true}};
+    const std::vector<Case> cases{
+        {5, 7, 9, false, false}, {5, 7, 9, true, false},    {5, 7, 9, false, true},
+        {5, 7, 9, true, true},   {3, 130, 6, false, false}, {1, 64, 1001, false, false},
+        {2, 3, 1, false, true},  {3, 130, 6, true, true},   {4, 97, 5, true, false}};
     for (const Case& c : cases)
       for (int fused = 0; fused < 3; ++fused) {
         Node n = test::make_node(fused ? "_FusedMatMul" : "MatMul", 2);
@@ -295,10 +296,36 @@ class GlKernelsTest : public QObject {
           n.attrs["num_args"] = static_cast<std::int64_t>(in.size() - 2);
           for (std::size_t i = 2; i < in.size(); ++i) n.inputs.push_back({static_cast<int>(i), 0});
         }
-        check(n, in,
-              n.op + " " + std::to_string(c.m) + "x" + std::to_string(c.k) + "x" +
-                  std::to_string(c.n) + (c.ta ? " ta" : "") + (c.tb ? " tb" : ""));
+        const std::string what = n.op + " " + std::to_string(c.m) + "x" + std::to_string(c.k) +
+                                 "x" + std::to_string(c.n) + (c.ta ? " ta" : "") +
+                                 (c.tb ? " tb" : "");
+        check(n, in, what);
         if (QTest::currentTestFailed()) return;
+        // A transposed operand takes matmul.comp, the others gemm_tiled.comp or gemv.comp: all
+        // sum alike, so the same product stored the other way gives the same bits.
+        if (!fused && (c.ta || c.tb)) {
+          auto transposed = [](const HostTensor& t) {
+            HostTensor u = HostTensor::zeros(t.dtype, {t.shape[1], t.shape[0]});
+            for (std::int64_t i = 0; i < t.shape[0]; ++i)
+              for (std::int64_t j = 0; j < t.shape[1]; ++j)
+                u.mutable_values<float>()[j * t.shape[0] + i] =
+                    t.values<float>()[i * t.shape[1] + j];
+            return u;
+          };
+          Node plain = n;
+          plain.attrs["transpose_a"] = false;
+          plain.attrs["transpose_b"] = false;
+          const HostTensor got = f.run_gl(n, in),
+                           want = f.run_gl(plain, {c.ta ? transposed(in[0]) : in[0],
+                                                   c.tb ? transposed(in[1]) : in[1]});
+          QCOMPARE(got.shape, want.shape);
+          const auto g = got.values<float>(), w = want.values<float>();
+          for (std::size_t i = 0; i < w.size(); ++i)
+            QVERIFY2(std::bit_cast<std::uint32_t>(g[i]) == std::bit_cast<std::uint32_t>(w[i]),
+                     (what + ": element " + std::to_string(i) + " " + std::to_string(g[i]) +
+                      " vs untransposed " + std::to_string(w[i]))
+                         .c_str());
+        }
       }
   }
 
