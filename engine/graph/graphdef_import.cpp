@@ -449,13 +449,8 @@ Graph import_graphdef(const model::Bundle& bundle) {
   resolve(im, raw, file, /*in_function=*/false);
   attach_const_values(im.graph, bundle, file);
 
-  // TF.js prefers the signature inside userDefinedMetadata over the top-level one.
-  const json* signature = &bundle.signature;
-  if (bundle.metadata.is_object()) {
-    auto it = bundle.metadata.find("signature");
-    if (it != bundle.metadata.end() && !it->is_null()) signature = &*it;
-  }
-  derive_endpoints(im, *signature, bundle.signature_order, file);
+  // The loader chose the signature (userDefinedMetadata's over the top-level one, as TF.js).
+  derive_endpoints(im, bundle.signature, bundle.signature_order, file);
 
   if (auto lib = topo.find("library"); lib != topo.end() && lib->is_object()) {
     for (const auto& fn : member_array(*lib, "function", file + ": library")) {

@@ -318,6 +318,11 @@ class SyntheticBundleTest : public QObject {
     b = load_bundle(dir.path);
     QCOMPARE(b.signature_order.inputs, (std::vector<std::string>{"b", "a"}));
     QVERIFY(b.signature_order.outputs.empty());
+    // userDefinedMetadata's signature is the one in effect (as in TF.js), whole: the top-level
+    // inputs y and x are gone.
+    QCOMPARE(b.signature.dump(), json::parse(R"({"inputs": {"b": {"name": "b:0"},
+                                                          "a": {"name": "a:0"}}})")
+                                     .dump());
   }
 
   // Keras converter form: model_config, keras_version, backend, training_config, no format.
