@@ -111,7 +111,10 @@ int bench_command(std::span<const std::string> argv) {
   if (args.flag("profile")) {
     nlohmann::json ops = nlohmann::json::array();
     for (const auto& o : profiler.by_op())
-      ops.push_back({{"op", o.op}, {"calls", o.calls / runs}, {"ms", o.ms / runs}});
+      ops.push_back({{"op", o.op},
+                     {"calls", o.calls / runs},
+                     {"fused", o.fused / runs},
+                     {"ms", o.ms / runs}});
     j["profile"] = {{"ops", ops}, {"kernel_ms", profiler.total_ms() / runs}};
     if (gl) {
       // GPU time per op and run from GL timer queries; null when the driver has none.
@@ -150,9 +153,14 @@ int bench_command(std::span<const std::string> argv) {
               << (j["cache_hit"].get<bool>() ? "hit" : "miss") << '\n';
   if (j.contains("profile")) {
     std::cout << "  per op (ms per run):\n";
-    for (const auto& o : j["profile"]["ops"])
+    for (const auto& o : j["profile"]["ops"]) {
       std::cout << "    " << std::setw(10) << o["ms"].get<double>() << "  " << std::setw(5)
-                << o["calls"].get<int>() << "x  " << o["op"].get<std::string>() << '\n';
+                << o["calls"].get<int>() << "x  " << o["op"].get<std::string>();
+      if (const int fused = o["fused"].get<int>())
+        std::cout << " (" << (fused == o["calls"].get<int>() ? "all" : std::to_string(fused))
+                  << " inside the kernel before them)";
+      std::cout << '\n';
+    }
     if (j["profile"].contains("gl_ops") && j["profile"]["gl_ops"].is_array()) {
       std::cout << "  gl GPU time per op (timer queries, ms per run; total "
                 << j["profile"]["gl_gpu_ms"].get<double>() << "):\n";

@@ -36,6 +36,7 @@ std::vector<OpTotal> Profiler::by_op() const {
     OpTotal& t = m[k.op];
     t.op = k.op;
     ++t.calls;
+    if (!k.fused_into.empty()) ++t.fused;
     t.ms += k.ms;
   }
   std::vector<OpTotal> out;

@@ -15,13 +15,14 @@ struct KernelRecord {
   double ms = 0;
   std::size_t bytes_made = 0;  // bytes of the node's output tensors
   std::size_t live_bytes =
-      0;  // the engine's live bytes right after the node (inputs not yet freed)
+      0;                   // the engine's live bytes right after the node (inputs not yet freed)
   std::string fused_into;  // backend "fused": the node whose kernel computed this one
 };
 
 struct OpTotal {
   std::string op;
   int calls = 0;
+  int fused = 0;  // of the calls, those that ran inside the kernel before them
   double ms = 0;
 };
 

@@ -72,6 +72,18 @@ class GlCliTest : public QObject {
         QVERIFY(!prof["profile"]["gl_ops"].empty());
         QVERIFY(prof["profile"]["gl_gpu_ms"].get<double>() >= 0);
       }
+      // Per op, the calls that ran inside the kernel before them: some with fusion (the sample's
+      // Conv2D -> BiasAdd -> Relu chains), none without.
+      const fs::path sample = test::source_dir() / "resources" / "sample";
+      const nlohmann::json sample_prof = bench(sample, {"--profile"});
+      int fused = 0;
+      for (const auto& o : sample_prof["profile"]["ops"]) {
+        QVERIFY(o["fused"].get<int>() <= o["calls"].get<int>());
+        fused += o["fused"].get<int>();
+      }
+      QVERIFY(fused > 0);
+      const nlohmann::json unfused = bench(sample, {"--profile", "--flag", "fuse=false"});
+      for (const auto& o : unfused["profile"]["ops"]) QCOMPARE(o["fused"].get<int>(), 0);
     } catch (const std::exception& e) {
       QFAIL(e.what());
     }
