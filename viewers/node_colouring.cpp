@@ -16,7 +16,15 @@ constexpr std::uint32_t rgb(int r, int g, int b) {
          (static_cast<std::uint32_t>(g) << 8) | static_cast<std::uint32_t>(r);
 }
 
-std::uint32_t mix(std::uint32_t a, std::uint32_t b, float t);
+std::uint32_t mix(std::uint32_t a, std::uint32_t b, float t) {
+  std::uint32_t out = 0xFF000000u;
+  for (int shift = 0; shift < 24; shift += 8) {
+    float ca = static_cast<float>((a >> shift) & 0xFF),
+          cb = static_cast<float>((b >> shift) & 0xFF);
+    out |= static_cast<std::uint32_t>(std::lround(ca + (cb - ca) * t)) << shift;
+  }
+  return out;
+}
 
 // Backends keep one colour everywhere in the app; anything else takes the next free colour.
 // "X (fused)" (nodes that ran inside the kernel before them) is a pale shade of X's colour.
@@ -40,16 +48,6 @@ constexpr std::array<std::uint32_t, 10> kPalette = {
     rgb(230, 120, 150), rgb(170, 130, 220), rgb(100, 200, 200), rgb(220, 200, 90),
     rgb(180, 140, 100), rgb(150, 150, 150), rgb(240, 110, 90),  rgb(130, 210, 150),
     rgb(90, 140, 190),  rgb(210, 170, 200)};
-
-std::uint32_t mix(std::uint32_t a, std::uint32_t b, float t) {
-  std::uint32_t out = 0xFF000000u;
-  for (int shift = 0; shift < 24; shift += 8) {
-    float ca = static_cast<float>((a >> shift) & 0xFF),
-          cb = static_cast<float>((b >> shift) & 0xFF);
-    out |= static_cast<std::uint32_t>(std::lround(ca + (cb - ca) * t)) << shift;
-  }
-  return out;
-}
 
 }  // namespace
 

@@ -262,7 +262,8 @@ class Run {
 
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::optional<Value>> outs = compute(i, in, merge_index, event.backend);
-    if (timed_ && observed && pn.backend) pn.backend->finish();
+    // A fused node queued nothing: its producer's kernel did the work (and was waited for).
+    if (timed_ && observed && pn.backend && event.backend != "fused") pn.backend->finish();
     event.ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (event.backend == "fused") event.fused_into = &g_.nodes[pn.fused_into];

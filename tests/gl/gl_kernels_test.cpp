@@ -305,12 +305,8 @@ class GlKernelsTest : public QObject {
         // sum alike, so the same product stored the other way gives the same bits.
         if (!fused && (c.ta || c.tb)) {
           auto transposed = [](const HostTensor& t) {
-            HostTensor u = HostTensor::zeros(t.dtype, {t.shape[1], t.shape[0]});
-            for (std::int64_t i = 0; i < t.shape[0]; ++i)
-              for (std::int64_t j = 0; j < t.shape[1]; ++j)
-                u.mutable_values<float>()[j * t.shape[0] + i] =
-                    t.values<float>()[i * t.shape[1] + j];
-            return u;
+            return test::run_cpu(test::make_node("Transpose", 2),
+                                 {t, test::int_tensor(std::vector<std::int32_t>{1, 0}, {2})});
           };
           Node plain = n;
           plain.attrs["transpose_a"] = false;
