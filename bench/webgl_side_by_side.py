@@ -184,12 +184,13 @@ def ours_outputs(args, model, inputs, precision, cache, out_dir):
 
 
 def webgl_run(args, golden_dir, precision, work):
+    runs, warmup = (1, 0) if args.errors_only else (args.runs, args.warmup)
     out_dir = os.path.join(work, f"webgl-{precision}-out")
     profile = tempfile.mkdtemp(prefix=f"webgl-{precision}-", dir=work)
     os.rmdir(profile)  # run-webgl.mjs makes it, and refuses one that exists
     cmd = ["node", RUNNER, "--golden", golden_dir, "--reference", args.reference, "--precision",
-           precision, "--out", out_dir, "--profile-dir", profile, "--warmup", str(args.warmup),
-           "--runs", str(args.runs), "--chromium", args.chromium, "--timeout", str(int(args.timeout))]
+           precision, "--out", out_dir, "--profile-dir", profile, "--warmup", str(warmup),
+           "--runs", str(runs), "--chromium", args.chromium, "--timeout", str(int(args.timeout))]
     try:
         j = run_json(cmd, args.timeout + 60)
     finally:
@@ -259,14 +260,18 @@ def measure_model(args, name, index, work):
             shutil.rmtree(switch, ignore_errors=True)
 
     order = [webgl, ours] if index % 2 == 0 else [ours, webgl]
+    order = [s for s in order if s.__name__ in args.sides]
     for p in args.precisions:
         for side in order:
-            side(p)
+            if not (args.errors_only and side is ours):  # then ours is the untimed run below
+                side(p)
     for p in args.precisions:
-        if f"ours-{p}-cold" not in row["runs"]:
+        if "ours" not in args.sides or (f"ours-{p}-cold" not in row["runs"] and not args.errors_only):
             continue
         out_dir = os.path.join(mwork, f"ours-{p}-out")
-        if attempt(f"ours-{p}-run", lambda: ours_outputs(args, model, inputs, p, caches[p], out_dir)):
+        r = attempt(f"ours-{p}-run", lambda: ours_outputs(args, model, inputs, p, caches[p], out_dir))
+        if r:
+            row["runs"][f"ours-{p}-run"] = {"process_wall_ms": r["process_wall_ms"]}
             err = attempt(f"ours-{p}:error", lambda: model_error(out_dir, gdir, golden))
             if err:
                 row["errors"][f"ours-{p}"] = err
@@ -296,21 +301,23 @@ def environment(args):
             if line.startswith("model name"):
                 env["cpu"] = line.split(":", 1)[1].strip()
                 break
-    with open(args.tfjsi, "rb") as f:
-        env["tfjsi_sha256"] = hashlib.sha256(f.read()).hexdigest()[:16]
-    env["tfjsi_mtime"] = datetime.datetime.fromtimestamp(os.path.getmtime(args.tfjsi)).isoformat(timespec="seconds")
-    repo = os.path.dirname(os.path.abspath(args.tfjsi))
-    head = subprocess.run(["git", "-C", repo, "log", "-1", "--format=%h %s"], capture_output=True, text=True)
-    env["tfjsi_repo_head"] = head.stdout.strip() if head.returncode == 0 else None
+    if "ours" in args.sides:
+        with open(args.tfjsi, "rb") as f:
+            env["tfjsi_sha256"] = hashlib.sha256(f.read()).hexdigest()[:16]
+        env["tfjsi_mtime"] = datetime.datetime.fromtimestamp(os.path.getmtime(args.tfjsi)).isoformat(timespec="seconds")
+        repo = os.path.dirname(os.path.abspath(args.tfjsi))
+        head = subprocess.run(["git", "-C", repo, "log", "-1", "--format=%h %s"], capture_output=True, text=True)
+        env["tfjsi_repo_head"] = head.stdout.strip() if head.returncode == 0 else None
     mesa = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "libgl1-mesa-dri"], capture_output=True, text=True)
     env["mesa"] = mesa.stdout.strip() or None
     chrome = subprocess.run([args.chromium, "--version"], capture_output=True, text=True)
     env["chromium"] = chrome.stdout.strip() or None
-    try:
-        e = run_json([args.tfjsi, "env", "--json"], 300)
-        env["tfjsi_backends"] = e.get("backends")
-    except Exception as ex:  # noqa: BLE001
-        env["tfjsi_backends"] = str(ex)
+    if "ours" in args.sides:
+        try:
+            e = run_json([args.tfjsi, "env", "--json"], 300)
+            env["tfjsi_backends"] = e.get("backends")
+        except Exception as ex:  # noqa: BLE001
+            env["tfjsi_backends"] = str(ex)
     return env
 
 
@@ -367,9 +374,11 @@ def render(data):
     rows = data["rows"]
     precisions = data["precisions"]
     out = [f"# tfjsi gl beside TF.js {data.get('tfjs', '4.22.0')} webgl, both on Mesa llvmpipe", ""]
-    out.append(f"Made by `bench/webgl_side_by_side.py` ({data['command']}) on {env['date']}.")
+    passes = data.get("passes", [data["command"]])
+    out.append(f"Made by `{'`, then `'.join(passes)}` (passes merged with `--render`); the first started {env['date']}."
+               if len(passes) > 1 else f"Made by `{data['command']}` on {env['date']}.")
     out.append("")
-    out.append(f"- tfjsi: `{env['tfjsi']}` (sha256 {env['tfjsi_sha256']}, built {env['tfjsi_mtime']}; "
+    out.append(f"- tfjsi: `{env['tfjsi']}` (sha256 {env.get('tfjsi_sha256')}, built {env.get('tfjsi_mtime')}; "
                f"checkout at {env.get('tfjsi_repo_head')})")
     out.append(f"- TF.js webgl: {env.get('chromium')} (Debian), headless, driven by playwright-core; flags "
                f"`{' '.join(data.get('chromium_args', []))}`; WebGL renderer "
@@ -378,9 +387,13 @@ def render(data):
     out.append(f"- machine load: at the start `{env['uptime_start']}`; at the end `{env.get('uptime_end')}`; "
                "the 1-minute load average before each model is in the last column. Other tenants share "
                "this machine: read ratios, not absolute times.")
-    out.append(f"- each process: load, one first inference (timed), {data['warmup']} warm-up runs, "
-               f"{data['runs']} timed runs (median, min-max). TF.js reads every output back "
-               "(`await data()`); tfjsi's runs return host tensors.")
+    if data.get("errors_only"):
+        out.append("- errors only (`--errors-only`): TF.js one inference per Chromium process, tfjsi one "
+                   "`tfjsi run --out` per model and precision; errors do not depend on machine load.")
+    else:
+        out.append(f"- each process: load, one first inference (timed), {data['warmup']} warm-up runs, "
+                   f"{data['runs']} timed runs (median, min-max). TF.js reads every output back "
+                   "(`await data()`); tfjsi's runs return host tensors.")
     out.append("- **cold**: TF.js in a new Chromium with a new `--user-data-dir`, `MESA_SHADER_CACHE_DIR` "
                "and `XDG_CACHE_HOME`; tfjsi in a new process with a new `XDG_CACHE_HOME` (its "
                "program binaries) and `MESA_SHADER_CACHE_DIR`. **warm cache**: tfjsi again on the "
@@ -395,7 +408,7 @@ def render(data):
                "on both sides.")
     out.append("")
 
-    for p in precisions:
+    for p in ([] if data.get("errors_only") else precisions):
         out.append(f"## Time, {p} (ms)")
         out.append("")
         cols = ["model", "ours load", "TF.js load", "ours first (cold)", "TF.js first (cold)",
@@ -430,7 +443,7 @@ def render(data):
         out.append("")
 
     # #19's targets on the timing table.
-    if "fp32" in precisions:
+    if "fp32" in precisions and not data.get("errors_only"):
         fr = [(row["name"], ratio(get(row, "ours-fp32-cold", "first_ms"), get(row, "webgl-fp32", "first_ms")))
               for row in rows]
         wr = [(row["name"], ratio(get(row, "ours-fp32-cold", "median_ms"), get(row, "webgl-fp32", "median_ms")))
@@ -515,6 +528,9 @@ def main():
     ap.add_argument("--reference", default=default_reference(), help="tests/reference's data folder")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--out", help="default bench/results/webgl-side-by-side-<date>.md (raw .json beside it)")
+    ap.add_argument("--sides", default="webgl,ours", help="webgl and/or ours (merge passes with --render)")
+    ap.add_argument("--errors-only", action="store_true",
+                    help="outputs and errors only: TF.js one run per process, ours one `tfjsi run`; no timing tables")
     ap.add_argument("--keep", action="store_true", help="keep outputs and caches (in --work)")
     ap.add_argument("--work", help="scratch folder (default: a new one in $TMPDIR)")
     ap.add_argument("--render", nargs="+", metavar="RAW_JSON", help="run nothing: table from raw files")
@@ -530,8 +546,24 @@ def main():
             if data is None:
                 data = d
             else:
-                names = {r["name"] for r in d["rows"]}
-                data["rows"] = [r for r in data["rows"] if r["name"] not in names] + d["rows"]
+                # Rows of one model merge run by run (e.g. a webgl pass and an ours pass).
+                by_name = {r["name"]: r for r in data["rows"]}
+                for r in d["rows"]:
+                    if r["name"] in by_name:
+                        for k in ("runs", "errors", "failures"):
+                            by_name[r["name"]][k].update(r[k])
+                    else:
+                        data["rows"].append(r)
+                        by_name[r["name"]] = r
+                for k in ("renderer", "browser", "chromium_args"):
+                    data.setdefault(k, d.get(k))
+                    if not data.get(k):
+                        data[k] = d.get(k)
+                if d["environment"].get("tfjsi_sha256"):
+                    data["environment"].update({k: v for k, v in d["environment"].items() if k.startswith("tfjsi")})
+                data["environment"]["uptime_end"] = d["environment"].get("uptime_end")
+                data.setdefault("passes", [data["command"]]).append(d["command"])
+                data["errors_only"] = data.get("errors_only") and d.get("errors_only")
         text = render(data)
         with open(out, "w") as f:
             f.write(text + "\n")
@@ -542,6 +574,9 @@ def main():
         ap.error("no reference data: run tests/reference/make-data.sh or pass --reference")
     if not os.path.exists(os.path.join(WEBGL_DIR, "node_modules", "playwright-core")):
         ap.error("bench/webgl has no node_modules: run bench/webgl/setup.sh")
+    args.sides = [x for x in args.sides.split(",") if x]
+    if any(x not in ("webgl", "ours") for x in args.sides):
+        ap.error("--sides takes webgl and/or ours")
     args.precisions = [p for p in args.precisions.split(",") if p]
     if any(p not in PRECISIONS for p in args.precisions):
         ap.error("--precisions takes fp32 and/or fp16")
@@ -554,7 +589,8 @@ def main():
     work = args.work or tempfile.mkdtemp(prefix="webgl-bench-")
     os.makedirs(work, exist_ok=True)
     data = {"command": " ".join(["bench/webgl_side_by_side.py"] + sys.argv[1:]), "environment": environment(args),
-            "precisions": args.precisions, "runs": args.runs, "warmup": args.warmup, "rows": []}
+            "precisions": args.precisions, "runs": args.runs, "warmup": args.warmup, "rows": [],
+            "sides": args.sides, "errors_only": args.errors_only}
     log(f"{len(names)} models; {data['environment']['uptime_start']}")
     raw = out[:-3] + ".json" if out.endswith(".md") else out + ".json"
     try:
