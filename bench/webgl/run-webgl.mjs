@@ -147,13 +147,14 @@ async function main() {
   try {
     const t0 = performance.now();
     context = await chromium.launchPersistentContext(userData, {
-      executablePath: o.chromium,
+      // Through chromium.sh, which keeps it from raising its own priority (see there).
+      executablePath: path.join(here, 'chromium.sh'),
       headless: true,
       args: CHROMIUM_ARGS,
       // Playwright's default --enable-unsafe-swiftshader would let WebGL fall back to
       // SwiftShader where ANGLE on llvmpipe fails; we would rather fail.
       ignoreDefaultArgs: ['--enable-unsafe-swiftshader'],
-      env: { ...process.env, MESA_SHADER_CACHE_DIR: mesaCache, XDG_CACHE_HOME: xdgCache },
+      env: { ...process.env, MESA_SHADER_CACHE_DIR: mesaCache, XDG_CACHE_HOME: xdgCache, TFJSI_BENCH_CHROMIUM: o.chromium },
     });
     const browserVersion = context.browser()?.version() ?? null;
     const page = context.pages()[0] ?? (await context.newPage());
