@@ -5,6 +5,7 @@
 
 #include "analysis/model_summary.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 #include "graph/build.h"
 #include "model/bundle.h"
 
@@ -33,10 +34,10 @@ void ModelController::open(const QString& path) {
     emit loadProgress(tr("Loaded"), 100);
     emit modelLoaded(model_);
   } catch (const ModelError& e) {
-    emit loadFailed(path, QString::fromUtf8(e.what()));
+    emit loadFailed(path, QString::fromStdString(terminal_safe(e.what())));
   } catch (const std::exception& e) {
     // Anything else is our bug or the system's (out of memory...): still say which file.
-    emit loadFailed(path, tr("%1: %2").arg(path, QString::fromUtf8(e.what())));
+    emit loadFailed(path, tr("%1: %2").arg(path, QString::fromStdString(terminal_safe(e.what()))));
   }
 }
 

@@ -409,7 +409,12 @@ void PrecisionDock::show_result() {
   const QString tol = QString::number(r.output_tolerance, 'g', 3);
 
   // The verdict.
-  if (r.fp16_safe) {
+  if (r.fp32_nonfinite) {
+    verdict_->setText(
+        tr("<b>Not checked:</b> %1.")
+            .arg(QString::fromStdString(r.fp32_nonfinite->message()).toHtmlEscaped()));
+    verdict_->setStyleSheet(QStringLiteral("color: #b00020"));
+  } else if (r.fp16_safe) {
     verdict_->setText(tr("<b>fp16-safe.</b> No value leaves half's range and the outputs stay "
                          "within %1 of fp32 (max error %2, emulation).")
                           .arg(tol, error_text(r.max_output_error)));

@@ -12,6 +12,7 @@
 #include "backends/all_backends.h"
 #include "backends/gl/gl_backend.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 #include "runtime/executor.h"
 #include "runtime/profiler.h"
 
@@ -268,7 +269,7 @@ void RunController::setFlag(const QString& name, const QString& value) {
   try {
     engine_->flags().set(name.toStdString(), value.toStdString());
   } catch (const std::exception& e) {
-    emit flagRejected(name, QString::fromUtf8(e.what()));
+    emit flagRejected(name, QString::fromStdString(terminal_safe(e.what())));
   }
   emit environmentReady(environment());
 }
@@ -295,10 +296,11 @@ void RunController::run(RunRequest request) {
     emit runFailed(tr("Cancelled"), true);
   } catch (const BackendUnavailable& e) {
     emit runFailed(tr("Backend %1 is not available: %2")
-                       .arg(QString::fromStdString(request.backend), QString::fromUtf8(e.what())),
+                       .arg(QString::fromStdString(request.backend),
+                            QString::fromStdString(terminal_safe(e.what()))),
                    false);
   } catch (const std::exception& e) {
-    emit runFailed(QString::fromUtf8(e.what()), false);
+    emit runFailed(QString::fromStdString(terminal_safe(e.what())), false);
   }
 }
 
@@ -321,7 +323,7 @@ void RunController::checkFp16(Fp16CheckRequest request) {
   } catch (const RunCancelled&) {
     emit checkFailed(tr("Cancelled"), true);
   } catch (const std::exception& e) {
-    emit checkFailed(QString::fromUtf8(e.what()), false);
+    emit checkFailed(QString::fromStdString(terminal_safe(e.what())), false);
   }
   emit memorySampled(memory_sample(true));
   emit environmentReady(environment());  // the check set flags and put them back

@@ -17,6 +17,7 @@
 #include "model_arg.h"
 #include "process_memory.h"
 #include "runtime/profiler.h"
+#include "safe_output.h"
 
 namespace tfjsi::cli {
 namespace {
@@ -135,7 +136,7 @@ int bench_command(std::span<const std::string> argv) {
   }
 
   if (args.flag("json")) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return 0;
   }
   std::cout << std::fixed << std::setprecision(2) << m.bundle.model_json.string() << " on "

@@ -9,9 +9,11 @@
 #include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 #include "engine_setup.h"
 #include "inputs.h"
 #include "model_arg.h"
+#include "safe_output.h"
 
 namespace tfjsi::cli {
 namespace {
@@ -62,10 +64,15 @@ int check_fp16_command(std::span<const std::string> argv) {
   if (args.flag("json")) {
     nlohmann::json j = analysis::to_json(report);
     j["model"] = m.bundle.model_json.string();
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
   } else {
     std::cout << "fp16 check of " << m.bundle.model_json.string() << '\n'
               << analysis::to_text(report);
+  }
+  // A model whose fp32 outputs are NaN or inf is a bad model (or input) for this command.
+  if (report.fp32_nonfinite) {
+    std::cerr << "tfjsi: error: " << terminal_safe(report.fp32_nonfinite->message()) << '\n';
+    return 1;
   }
   return 0;
 }

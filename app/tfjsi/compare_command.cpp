@@ -8,9 +8,11 @@
 #include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 #include "engine_setup.h"
 #include "inputs.h"
 #include "model_arg.h"
+#include "safe_output.h"
 
 namespace tfjsi::cli {
 namespace {
@@ -45,7 +47,7 @@ int compare_command(std::span<const std::string> argv) {
   if (args.flag("json")) {
     nlohmann::json j = analysis::to_json(report);
     j["model"] = m.bundle.model_json.string();
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
   } else {
     std::cout << "compare of " << m.bundle.model_json.string() << '\n' << analysis::to_text(report);
   }
@@ -56,7 +58,7 @@ int compare_command(std::span<const std::string> argv) {
     }
   for (const auto& b : report.backends)
     if (!b.run_error.empty()) {
-      std::cerr << "tfjsi: error: on " << b.name << ": " << b.run_error << '\n';
+      std::cerr << "tfjsi: error: on " << b.name << ": " << terminal_safe(b.run_error) << '\n';
       return 1;
     }
   return 0;

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "engine_setup.h"
 #include "runtime/engine.h"
+#include "safe_output.h"
 
 namespace tfjsi::cli {
 
@@ -45,7 +46,7 @@ int env_command(std::span<const std::string> argv) {
         {{"name", f.name}, {"value", v}, {"read_only", f.read_only}, {"help", f.help}});
   }
   if (args.flag("json")) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return 0;
   }
   std::cout << "Backends (auto picks: " << active << ")\n";

@@ -7,7 +7,9 @@
 #include "args.h"
 #include "commands.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 #include "model_arg.h"
+#include "safe_output.h"
 
 namespace tfjsi::cli {
 namespace {
@@ -26,13 +28,19 @@ std::string human_bytes(std::uint64_t b) {
   return s.str();
 }
 
+// A string of the summary, which may come from the model: escaped for the terminal.
+std::string safe(const nlohmann::json& v) {
+  return terminal_safe(v.get<std::string>());
+}
+
 std::string shape_text(const nlohmann::json& shape) {
   if (shape.is_null()) return "<unknown rank>";
   std::string s = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (i) s += ", ";
     const auto d = shape[i].get<std::int64_t>();
-    s += d < 0 ? std::string("?") : std::to_string(d);
+    // -1 is TF's unknown dim; any other negative is shown as it is, not hidden behind "?".
+    s += d == -1 ? std::string("?") : std::to_string(d);
   }
   return s + "]";
 }
@@ -40,28 +48,24 @@ std::string shape_text(const nlohmann::json& shape) {
 void print_endpoints(std::ostream& o, const char* title, const nlohmann::json& list) {
   o << title << " (" << list.size() << ")\n";
   for (const auto& e : list) {
-    o << "  " << std::left << std::setw(28) << e["name"].get<std::string>() << ' ' << std::setw(8)
-      << (e["dtype"].is_null() ? "?" : e["dtype"].get<std::string>()) << ' '
-      << shape_text(e["shape"]);
-    if (e["node"] != e["name"]) o << "  (node " << e["node"].get<std::string>() << ')';
+    o << "  " << std::left << std::setw(28) << safe(e["name"]) << ' ' << std::setw(8)
+      << (e["dtype"].is_null() ? "?" : safe(e["dtype"])) << ' ' << shape_text(e["shape"]);
+    if (e["node"] != e["name"]) o << "  (node " << safe(e["node"]) << ')';
     o << '\n';
   }
 }
 
 void print_text(std::ostream& o, const nlohmann::json& j) {
-  o << "Model    " << j["file"].get<std::string>() << '\n';
-  o << "Kind     " << j["kind"].get<std::string>();
-  if (!j["format"].get<std::string>().empty() && j["format"] != j["kind"])
-    o << " (format \"" << j["format"].get<std::string>() << "\")";
+  o << "Model    " << safe(j["file"]) << '\n';
+  o << "Kind     " << safe(j["kind"]);
+  if (!safe(j["format"]).empty() && j["format"] != j["kind"])
+    o << " (format \"" << safe(j["format"]) << "\")";
   o << '\n';
   const auto& p = j["producer"];
-  if (!p["generated_by"].get<std::string>().empty())
-    o << "Source   " << p["generated_by"].get<std::string>() << '\n';
-  if (!p["converted_by"].get<std::string>().empty())
-    o << "Converter " << p["converted_by"].get<std::string>() << '\n';
+  if (!safe(p["generated_by"]).empty()) o << "Source   " << safe(p["generated_by"]) << '\n';
+  if (!safe(p["converted_by"]).empty()) o << "Converter " << safe(p["converted_by"]) << '\n';
   if (p.contains("keras_version"))
-    o << "Keras    " << p["keras_version"].get<std::string>() << " ("
-      << p["backend"].get<std::string>() << ")\n";
+    o << "Keras    " << safe(p["keras_version"]) << " (" << safe(p["backend"]) << ")\n";
   o << '\n';
   print_endpoints(o, "Inputs", j["inputs"]);
   print_endpoints(o, "Outputs", j["outputs"]);
@@ -76,7 +80,7 @@ void print_text(std::ostream& o, const nlohmann::json& j) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
   for (const auto& [n, op] : ops)
-    o << "  " << std::setw(6) << std::right << n << "  " << op << '\n';
+    o << "  " << std::setw(6) << std::right << n << "  " << terminal_safe(op) << '\n';
 
   const auto& w = j["weights"];
   o << "\nWeights  " << w["count"].get<std::size_t>() << ", "
@@ -89,17 +93,16 @@ void print_text(std::ostream& o, const nlohmann::json& j) {
       << human_bytes(s["bytes_decoded"].get<std::uint64_t>()) << '\n';
   o << "Shards   " << j["shards"].size() << '\n';
   for (const auto& s : j["shards"])
-    o << "  " << s["path"].get<std::string>() << "  "
-      << human_bytes(s["bytes"].get<std::uint64_t>()) << '\n';
+    o << "  " << safe(s["path"]) << "  " << human_bytes(s["bytes"].get<std::uint64_t>()) << '\n';
   if (!j["metadata"].empty()) {
     o << "Metadata\n";
     for (const auto& [k, v] : j["metadata"].items()) {
       std::string text = v.dump();
       if (text.size() > 100) text = text.substr(0, 97) + "...";
-      o << "  " << k << ": " << text << '\n';
+      o << "  " << terminal_safe(k) << ": " << terminal_safe(text) << '\n';
     }
   }
-  for (const auto& warning : j["warnings"]) o << "Warning: " << warning.get<std::string>() << '\n';
+  for (const auto& warning : j["warnings"]) o << "Warning: " << safe(warning) << '\n';
 }
 
 }  // namespace
@@ -111,7 +114,7 @@ int info_command(std::span<const std::string> argv) {
   nlohmann::json j = analysis::summarize_model(m.bundle, m.graph);
   j["load_ms"] = m.load_ms;
   if (args.flag("json"))
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
   else
     print_text(std::cout, j);
   return 0;

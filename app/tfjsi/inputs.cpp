@@ -1,6 +1,10 @@
 #include "inputs.h"
 
+#include <iostream>
+
 #include "core/error.h"
+#include "core/memory_limit.h"
+#include "core/terminal_text.h"
 #include "io/deterministic_input.h"
 #include "io/npy.h"
 
@@ -47,7 +51,9 @@ ModelInputs make_inputs(const graph::Graph& graph, const std::vector<std::string
       throw ModelError("--input " + name + ": the model has no input of that name (inputs: " +
                        input_names(graph) + ")");
     if (in.tensors.count(e->name)) throw UsageError("--input " + e->name + " given twice");
-    in.tensors[e->name] = io::read_npy(file);
+    std::vector<std::string> warnings;
+    in.tensors[e->name] = io::read_npy(file, &warnings);
+    for (const auto& w : warnings) std::cerr << "tfjsi: warning: " << terminal_safe(w) << '\n';
   }
   for (const auto& e : graph.inputs) {
     if (in.tensors.count(e.name)) continue;
@@ -60,7 +66,11 @@ ModelInputs make_inputs(const graph::Graph& graph, const std::vector<std::string
     const DType dtype = e.dtype.value_or(DType::Float32);
     if (dtype == DType::String)
       throw ModelError("input '" + e.name + "' holds strings: give it with --input");
-    in.tensors[e.name] = io::deterministic_tensor(dtype, io::default_shape(e.shape));
+    try {
+      in.tensors[e.name] = io::deterministic_tensor(dtype, io::default_shape(e.shape));
+    } catch (const TooLarge& err) {
+      throw ModelError("input '" + e.name + "' (made from the model's signature): " + err.what());
+    }
     in.generated.push_back(e.name);
   }
   return in;

@@ -9,6 +9,8 @@
 
 #include "commands.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
+#include "safe_output.h"
 
 namespace {
 
@@ -66,18 +68,22 @@ int main(int argc, char** argv) {
     return 0;
   }
   std::span<const std::string> rest(words.data() + 1, words.size() - 1);
+  // From here on every byte printed is escaped for the terminal; messages are one line each, so
+  // a newline a model put in a name is escaped too.
+  tfjsi::cli::SafeOutput safe_output;
+  using tfjsi::terminal_safe;
   try {
     for (const auto& c : kCommands)
       if (cmd == c.name) return c.run(rest);
     throw tfjsi::UsageError("unknown command '" + cmd + "'");
   } catch (const tfjsi::UsageError& e) {
-    std::cerr << "tfjsi: " << e.what() << "\n\n" << kUsage;
+    std::cerr << "tfjsi: " << terminal_safe(e.what()) << "\n\n" << kUsage;
     return 2;
   } catch (const tfjsi::ModelError& e) {
-    std::cerr << "tfjsi: error: " << e.what() << '\n';
+    std::cerr << "tfjsi: error: " << terminal_safe(e.what()) << '\n';
     return 1;
   } catch (const tfjsi::BackendUnavailable& e) {
-    std::cerr << "tfjsi: backend not available: " << e.what() << '\n';
+    std::cerr << "tfjsi: backend not available: " << terminal_safe(e.what()) << '\n';
     return 3;
   } catch (const std::bad_alloc&) {
     std::cerr << "tfjsi: error: out of memory\n";
@@ -85,7 +91,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     // Anything else is our bug; the contract has no code for it, so it reports as a failure to
     // load, worded so that it is told apart from a message about the model.
-    std::cerr << "tfjsi: internal error: " << e.what() << '\n';
+    std::cerr << "tfjsi: internal error: " << terminal_safe(e.what()) << '\n';
     return 1;
   }
 }

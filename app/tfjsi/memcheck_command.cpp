@@ -14,10 +14,12 @@
 #include "backends/gl/gl_objects.h"
 #include "commands.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 #include "engine_setup.h"
 #include "inputs.h"
 #include "model_arg.h"
 #include "process_memory.h"
+#include "safe_output.h"
 
 namespace tfjsi::cli {
 namespace {
@@ -140,7 +142,7 @@ int memcheck_command(std::span<const std::string> argv) {
                       {"leaked", leaked},
                       {"per_run", per_run}};
   if (args.flag("json")) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
   } else {
     std::cout << runs << " runs of " << m.bundle.model_json.string() << '\n'
               << "  tensors  " << before.num_tensors << " -> " << after.num_tensors << '\n'
@@ -150,7 +152,7 @@ int memcheck_command(std::span<const std::string> argv) {
               << runs << '\n';
     for (const auto& l : leaked)
       std::cout << "  leaked tensor " << l["id"] << " " << l["shape"].dump() << " made by "
-                << l["creator"].get<std::string>() << '\n';
+                << terminal_safe(l["creator"].get<std::string>()) << '\n';
     std::cout << (j["stable"].get<bool>() ? "  stable: no growth\n" : "  NOT stable\n");
   }
   return 0;

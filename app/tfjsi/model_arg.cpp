@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "core/terminal_text.h"
 #include "graph/build.h"
 
 namespace tfjsi::cli {
@@ -14,7 +15,8 @@ LoadedModel load_model(const std::string& path) {
   m.graph = graph::build_graph(m.bundle);
   m.load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  for (const auto& w : m.bundle.warnings) std::cerr << "tfjsi: warning: " << w << '\n';
+  for (const auto& w : m.bundle.warnings)
+    std::cerr << "tfjsi: warning: " << terminal_safe(w) << '\n';
   return m;
 }
 

@@ -10,11 +10,14 @@
 #include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 #include "engine_setup.h"
 #include "inputs.h"
 #include "io/npy.h"
+#include "io/safe_write.h"
 #include "model_arg.h"
 #include "run_report.h"
+#include "safe_output.h"
 
 namespace tfjsi::cli {
 namespace {
@@ -39,7 +42,7 @@ void write_outputs(const std::filesystem::path& dir, const graph::Graph& graph,
                     {"shape", outputs[k].shape},
                     {"dtype", std::string(to_string(outputs[k].dtype))}});
   }
-  std::ofstream(dir / "outputs.json") << list.dump(2) << '\n';
+  io::write_file_replacing(dir / "outputs.json", list.dump(2) + '\n');
 }
 
 }  // namespace
@@ -87,16 +90,16 @@ int run_command(std::span<const std::string> argv) {
   j["placement"] = placement(m.graph, executor.plan());
 
   if (args.flag("json")) {
-    std::cout << j.dump(2) << '\n';
+    std::cout << json_text(j) << '\n';
     return 0;
   }
   std::cout << "Ran " << m.bundle.model_json.string() << " on " << j["backend"].get<std::string>()
             << " (" << j["precision"].get<std::string>() << ") in " << run_ms << " ms\n";
   for (const auto& f : j["placement"]["fallbacks"])
-    std::cout << "  warning: " << f["message"].get<std::string>() << '\n';
+    std::cout << "  warning: " << terminal_safe(f["message"].get<std::string>()) << '\n';
   for (const auto& o : j["outputs"]) {
-    std::cout << "  " << o["name"].get<std::string>() << "  " << o["dtype"].get<std::string>()
-              << ' ' << o["shape"].dump();
+    std::cout << "  " << terminal_safe(o["name"].get<std::string>()) << "  "
+              << o["dtype"].get<std::string>() << ' ' << o["shape"].dump();
     if (o.contains("min"))
       std::cout << "  min " << o["min"].get<double>() << "  max " << o["max"].get<double>()
                 << "  mean " << o["mean"].get<double>();

@@ -9,6 +9,7 @@
 #include "analysis/backend_restore.h"
 #include "analysis/node_trace.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 
 namespace tfjsi::analysis {
 
@@ -270,20 +271,20 @@ std::string to_text(const CompareReport& r, int worst_nodes) {
       continue;
     }
     if (!b.run_error.empty()) {
-      s << "  " << b.name << ": the run failed: " << b.run_error << "\n";
+      s << "  " << b.name << ": the run failed: " << terminal_safe(b.run_error) << "\n";
       continue;
     }
     s << "  " << b.name << ": outputs' error " << fmt(b.max_output_error) << ", " << b.divergent
       << " divergent nodes";
-    if (b.first_divergent) s << ", first " << *b.first_divergent;
+    if (b.first_divergent) s << ", first " << terminal_safe(*b.first_divergent);
     s << "\n";
     if (!b.isolated.empty()) {
       s << "    wrong on their own inputs:";
-      for (const auto& n : b.isolated) s << " " << n;
+      for (const auto& n : b.isolated) s << " " << terminal_safe(n);
       s << "\n";
     }
   }
-  s << "first divergent node: " << r.first_divergent.value_or("none") << "\n";
+  s << "first divergent node: " << terminal_safe(r.first_divergent.value_or("none")) << "\n";
   std::vector<const CompareNode*> worst;
   for (const auto& n : r.nodes)
     if (!n.results.empty()) worst.push_back(&n);
@@ -292,7 +293,8 @@ std::string to_text(const CompareReport& r, int worst_nodes) {
   if (static_cast<int>(worst.size()) > worst_nodes) worst.resize(worst_nodes);
   s << "worst nodes (normalized error per backend):\n";
   for (const auto* n : worst) {
-    s << "  " << fmt(node_error(*n)) << "  " << n->name << " (" << n->op << ")";
+    s << "  " << fmt(node_error(*n)) << "  " << terminal_safe(n->name) << " ("
+      << terminal_safe(n->op) << ")";
     for (const auto& res : n->results) {
       s << "  " << res.backend << (res.ran_on != res.backend ? "->" + res.ran_on : "") << " "
         << fmt(res.error.normalized());

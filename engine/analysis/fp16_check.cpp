@@ -12,6 +12,7 @@
 #include "analysis/fp16_emulation.h"
 #include "analysis/node_trace.h"
 #include "core/error.h"
+#include "core/terminal_text.h"
 
 namespace tfjsi::analysis {
 
@@ -182,6 +183,43 @@ std::vector<PathStep> error_path(const graph::Graph& g, const NodeIds& ids, int 
   return path;
 }
 
+bool holds(const HostTensor& t, bool nan) {
+  if (t.dtype != DType::Float32 || !t.buffer) return false;
+  for (float v : t.values<float>())
+    if (nan ? std::isnan(v) : std::isinf(v)) return true;
+  return false;
+}
+
+std::optional<Fp32Nonfinite> nonfinite_reference(const graph::Graph& graph, const NodeIds& ids,
+                                                 const runtime::NamedTensors& inputs,
+                                                 const Reference& ref, const Pass& fp32) {
+  Fp32Nonfinite bad;
+  bool nan = false;
+  for (std::size_t k = 0; k < ref.outputs.size(); ++k) {
+    const bool has_nan = holds(ref.outputs[k], true);
+    if (!has_nan && !holds(ref.outputs[k], false)) continue;
+    bad.outputs.push_back(k < graph.outputs.size() ? graph.outputs[k].name
+                                                   : "output_" + std::to_string(k));
+    nan = nan || has_nan;
+  }
+  if (bad.outputs.empty()) return std::nullopt;
+  bad.value = nan ? "NaN" : "inf";
+  for (const auto& [name, t] : inputs)
+    if (holds(t, false) || holds(t, true)) {
+      bad.input = name;
+      break;
+    }
+  for (int id : ref.order) {
+    const RangeStats& st = fp32.nodes.at(id).stats;
+    if (nan ? st.nan > 0 : st.inf > 0) {
+      bad.node = ids.name(id);
+      bad.op = ids.node(id).op;
+      break;
+    }
+  }
+  return bad;
+}
+
 }  // namespace
 
 Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
@@ -203,6 +241,24 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
     runtime::Executor exec(engine, graph);
     fp32 = run_pass(engine, exec, ids, inputs, nullptr, nullptr, &ref);
     ref.outputs = fp32.outputs;
+  }
+
+  // An fp32 reference that is itself NaN or inf has nothing for fp16 to be compared with: that is
+  // the verdict, with the first node whose values went non-finite (of the kind the outputs hold;
+  // -inf pads and thresholds are normal on the way) and any input holding inf.
+  if (auto bad = nonfinite_reference(graph, ids, inputs, ref, fp32)) {
+    report.fp32_nonfinite = std::move(*bad);
+    for (int id : ref.order) {
+      Fp16NodeReport n;
+      n.id = id;
+      n.name = ids.name(id);
+      n.op = ids.node(id).op;
+      n.runs = fp32.nodes.at(id).runs;
+      n.float_outputs = fp32.nodes.at(id).float_outputs;
+      n.fp32 = fp32.nodes.at(id).stats;
+      report.nodes.push_back(std::move(n));
+    }
+    return report;
   }
 
   // fp16 storage, emulated.
@@ -349,8 +405,31 @@ nlohmann::json rule_json(const HalfRule& r) {
 
 }  // namespace
 
+std::string Fp32Nonfinite::message() const {
+  std::string s = "the fp32 reference is not finite: output";
+  s += outputs.size() > 1 ? "s " : " ";
+  for (std::size_t k = 0; k < outputs.size(); ++k) s += (k ? ", '" : "'") + outputs[k] + "'";
+  s += (outputs.size() > 1 ? " hold " : " holds ") + value + " in fp32 already";
+  if (!node.empty()) s += ", first produced by node '" + node + "' (" + op + ")";
+  if (!input.empty()) s += "; input '" + input + "' holds inf or NaN";
+  return s + ". Fix the model or its inputs first: fp16 has nothing finite to be compared with";
+}
+
 nlohmann::json to_json(const Fp16Report& r) {
   nlohmann::json j;
+  j["verdict"] = r.fp32_nonfinite ? "fp32-nonfinite" : r.fp16_safe ? "fp16-safe" : "not-fp16-safe";
+  if (r.fp32_nonfinite) {
+    const auto& b = *r.fp32_nonfinite;
+    j["fp32_nonfinite"] = {
+        {"outputs", b.outputs},
+        {"value", b.value},
+        {"first_node", b.node.empty() ? nlohmann::json() : nlohmann::json(b.node)},
+        {"op", b.op.empty() ? nlohmann::json() : nlohmann::json(b.op)},
+        {"input", b.input.empty() ? nlohmann::json() : nlohmann::json(b.input)},
+        {"message", b.message()}};
+  } else {
+    j["fp32_nonfinite"] = nullptr;
+  }
   j["overflow_rule"] =
       std::string(to_string(r.driver_rule ? r.driver_rule->overflow : r.rule.overflow));
   j["overflow_rule_source"] = r.driver_rule ? "gl driver probe" : "emulation (no gl driver)";
@@ -418,6 +497,10 @@ std::string fmt(double v) {
 
 std::string to_text(const Fp16Report& r, int worst_nodes) {
   std::ostringstream s;
+  if (r.fp32_nonfinite) {
+    s << "NOT CHECKED: " << terminal_safe(r.fp32_nonfinite->message()) << "\n";
+    return s.str();
+  }
   s << (r.fp16_safe ? "fp16-safe" : "NOT fp16-safe") << ": outputs' error in fp16 storage "
     << fmt(r.max_output_error) << " (emulation, " << to_string(r.rule.rounding) << ", overflow "
     << to_string(r.rule.overflow) << "; tolerance " << fmt(r.output_tolerance) << ")\n";
@@ -433,18 +516,19 @@ std::string to_text(const Fp16Report& r, int worst_nodes) {
   } else if (!r.probe.reason.empty()) {
     s << "gl fp16: not run (" << r.probe.reason << ")\n";
   }
-  s << "first overflow (|x| > 65504): " << r.first_overflow.value_or("none") << "\n";
-  s << "first underflow (flushed to zero): " << r.first_underflow.value_or("none") << "\n";
-  s << "first node past error " << fmt(r.node_threshold) << ": " << r.first_error.value_or("none")
+  s << "first overflow (|x| > 65504): " << terminal_safe(r.first_overflow.value_or("none")) << "\n";
+  s << "first underflow (flushed to zero): " << terminal_safe(r.first_underflow.value_or("none"))
     << "\n";
+  s << "first node past error " << fmt(r.node_threshold) << ": "
+    << terminal_safe(r.first_error.value_or("none")) << "\n";
   if (!r.error_path.empty()) {
     s << "how the error travels:";
     for (const auto& p : r.error_path)
-      s << "\n  " << p.node << " (" << p.op << ") " << fmt(p.error);
+      s << "\n  " << terminal_safe(p.node) << " (" << terminal_safe(p.op) << ") " << fmt(p.error);
     s << "\n";
   }
   for (const auto& o : r.outputs) {
-    s << "output " << o.name << ": error " << fmt(o.emulation.normalized());
+    s << "output " << terminal_safe(o.name) << ": error " << fmt(o.emulation.normalized());
     if (o.gl) s << ", gl " << fmt(o.gl->normalized());
     if (o.emulation.new_nonfinite) s << " (" << o.emulation.new_nonfinite << " new inf/NaN)";
     s << "\n";
@@ -453,7 +537,7 @@ std::string to_text(const Fp16Report& r, int worst_nodes) {
     s << (r.fixed ? "fix: none needed\n" : "fix: none found\n");
   } else {
     s << "fix: keep in fp32 (" << r.fp32_nodes.size() << " nodes):";
-    for (const auto& n : r.fp32_nodes) s << " " << n;
+    for (const auto& n : r.fp32_nodes) s << " " << terminal_safe(n);
     s << "\n  outputs' error with it " << fmt(r.fixed_max_error)
       << (r.fixed ? " (within tolerance)" : " (still past tolerance)") << " after " << r.fix_runs
       << " checking runs\n";
@@ -466,8 +550,8 @@ std::string to_text(const Fp16Report& r, int worst_nodes) {
   if (static_cast<int>(worst.size()) > worst_nodes) worst.resize(worst_nodes);
   s << "worst nodes (relative error in fp16, fp32 range):\n";
   for (const auto* n : worst) {
-    s << "  " << fmt(n->error.relative()) << "  " << n->name << " (" << n->op << ")  max|x| "
-      << fmt(n->fp32.max_abs);
+    s << "  " << fmt(n->error.relative()) << "  " << terminal_safe(n->name) << " ("
+      << terminal_safe(n->op) << ")  max|x| " << fmt(n->fp32.max_abs);
     if (n->fp32.overflow) s << "  overflow " << n->fp32.overflow;
     if (n->fp32.flushed) s << "  flushed " << n->fp32.flushed;
     if (n->gl_error) s << "  gl " << fmt(n->gl_error->relative());

@@ -59,7 +59,21 @@ struct PathStep {
   double error = 0;  // relative, in the emulation
 };
 
+// The fp32 reference itself holds NaN or inf in an output (a weight or an input holding inf, a
+// dequantization that overflowed): fp16 has nothing finite to be compared with.
+struct Fp32Nonfinite {
+  std::vector<std::string> outputs;  // the outputs holding it
+  std::string value;                 // "NaN" (when any output holds NaN) or "inf"
+  std::string node, op;  // the first node, in run order, whose values held it; empty if none did
+  std::string input;     // a model input holding inf or NaN; empty if none does
+  // One sentence naming the outputs, the node and the input.
+  std::string message() const;
+};
+
 struct Fp16Report {
+  // Set: the fp32 reference is not finite, and that is the verdict (fp16_safe is false, the
+  // fp16 passes did not run, nodes hold the fp32 statistics only).
+  std::optional<Fp32Nonfinite> fp32_nonfinite;
   HalfRule rule;
   GlHalfProbe probe;
   std::string gl_run_error;  // the gl fp16 run failed (a kernel refused the model): why

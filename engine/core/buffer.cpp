@@ -28,9 +28,15 @@ std::shared_ptr<Buffer> Buffer::allocate_owned(std::size_t bytes) {
   std::shared_ptr<BufferPool> keep = pool ? pool->shared_from_this() : nullptr;
   auto* p = pool ? pool->take(n)
                  : static_cast<std::byte*>(::operator new (n, std::align_val_t{kAlignment}));
+  // The Buffer takes ownership of the bytes only once the shared_ptr (and its control block)
+  // exists: if making either throws, the Buffer owns nothing, so destroying it frees nothing and
+  // the bytes go back exactly once, here. (Owning them from the start freed them twice when the
+  // control block could not be allocated: once in ~Buffer, once in this catch.)
   std::shared_ptr<Buffer> b;
   try {
-    b.reset(new Buffer(p, bytes, true, nullptr));
+    std::unique_ptr<Buffer> unowned(new Buffer(p, bytes, false, nullptr));
+    // On failure, this constructor leaves `unowned` holding the Buffer.
+    b = std::shared_ptr<Buffer>(std::move(unowned));
   } catch (...) {
     if (pool)
       pool->give(p, n);
@@ -38,6 +44,7 @@ std::shared_ptr<Buffer> Buffer::allocate_owned(std::size_t bytes) {
       ::operator delete (p, std::align_val_t{kAlignment});
     throw;
   }
+  b->owned_ = true;
   b->pool_ = std::move(keep);
   return b;
 }

@@ -24,7 +24,8 @@ std::string shape_to_string(std::span<const std::int64_t> dims) {
   std::string s = "[";
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (i) s += ',';
-    s += dims[i] < 0 ? std::string("?") : std::to_string(dims[i]);
+    // -1 is "unknown"; any other negative is a bad value and is shown as it is.
+    s += dims[i] == -1 ? std::string("?") : std::to_string(dims[i]);
   }
   return s + "]";
 }

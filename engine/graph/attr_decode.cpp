@@ -1,5 +1,6 @@
 #include "graph/attr_decode.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
@@ -302,8 +303,15 @@ float json_float(const json& j) {
 std::string json_tf_type(const json& j) {
   if (j.is_string()) {
     const auto& s = j.get_ref<const std::string&>();
-    if (s.starts_with("DT_")) return s;
-    throw ModelError("'" + s + "' is not a DataType name");
+    // Only TF's own names: an unknown one ("DT_WHATEVER") would otherwise pass as some type.
+    std::string_view base = s;
+    if (base.ends_with("_REF")) base.remove_suffix(4);
+    static constexpr std::string_view kNewer[] = {"DT_FLOAT8_E5M2", "DT_FLOAT8_E4M3FN", "DT_INT4",
+                                                  "DT_UINT4"};
+    if (std::find(kTfTypeNames.begin() + 1, kTfTypeNames.end(), base) != kTfTypeNames.end() ||
+        std::find(std::begin(kNewer), std::end(kNewer), base) != std::end(kNewer))
+      return s;
+    throw ModelError("'" + s + "' is not a TensorFlow DataType name");
   }
   if (j.is_number_integer()) {
     const auto n = j.get<std::int64_t>();

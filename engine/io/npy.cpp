@@ -1,6 +1,11 @@
 #include "io/npy.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -9,6 +14,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/safe_write.h"
 #include "model/limits.h"
 
 namespace tfjsi::io {
@@ -136,13 +142,26 @@ float half_to_float(std::uint16_t h) {
 
 }  // namespace
 
-HostTensor read_npy(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
+HostTensor read_npy(const std::filesystem::path& file, std::vector<std::string>* warnings) {
+  // Opened without blocking (a FIFO would wait for a writer forever) and checked to be a regular
+  // file before anything is read; the stream then reads that same open file.
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) fail(file, std::string("cannot open the .npy file: ") + std::strerror(errno));
+  struct stat st {};
+  const bool stat_ok = ::fstat(fd, &st) == 0;
+  if (!stat_ok || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    if (stat_ok && S_ISDIR(st.st_mode)) fail(file, "is a directory, not a .npy file");
+    fail(file, "is not a regular file (a FIFO, socket or device?); give a .npy file");
+  }
+  std::ifstream in("/proc/self/fd/" + std::to_string(fd), std::ios::binary);
+  ::close(fd);
   if (!in) fail(file, "cannot open the .npy file");
-  return read_npy(in, file);
+  return read_npy(in, file, warnings);
 }
 
-HostTensor read_npy(std::istream& in, const std::filesystem::path& file) {
+HostTensor read_npy(std::istream& in, const std::filesystem::path& file,
+                    std::vector<std::string>* warnings) {
   char magic[6];
   if (!in.read(magic, 6) || std::memcmp(magic, kMagic, 6) != 0)
     fail(file, "not a .npy file (no \\x93NUMPY magic)");
@@ -197,6 +216,11 @@ HostTensor read_npy(std::istream& in, const std::filesystem::path& file) {
       fail(file, "truncated data: shape " + shape_to_string(h.shape) + " of " + h.descr +
                      " needs " + std::to_string(count * kind->size) + " bytes, the file holds " +
                      std::to_string(left));
+    // As for weight shards: bytes past the data are not an error, but not what numpy writes.
+    if (left > count * kind->size && warnings)
+      warnings->push_back(file.string() + ": " + std::to_string(left - count * kind->size) +
+                          " bytes after the array's data (shape " + shape_to_string(h.shape) +
+                          " of " + h.descr + ") are ignored");
   }
   in.clear();
   std::vector<std::byte> raw(count * kind->size);
@@ -270,18 +294,13 @@ void write_npy(const std::filesystem::path& file, const HostTensor& tensor) {
   if (dict.size() > 65535)
     throw std::runtime_error(file.string() + ": shape too long for .npy 1.0");
 
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(file.string() + ": cannot open for writing");
-  out.write(kMagic, 6);
-  const char version[2] = {1, 0};
-  out.write(version, 2);
-  const unsigned char len[2] = {static_cast<unsigned char>(dict.size() & 0xff),
-                                static_cast<unsigned char>(dict.size() >> 8)};
-  out.write(reinterpret_cast<const char*>(len), 2);
-  out.write(dict.data(), static_cast<std::streamsize>(dict.size()));
-  out.write(reinterpret_cast<const char*>(tensor.buffer->data()),
-            static_cast<std::streamsize>(tensor.byte_size()));
-  if (!out) throw std::runtime_error(file.string() + ": write failed");
+  std::string bytes(kMagic, 6);
+  bytes += {char{1}, char{0}};
+  bytes += static_cast<char>(dict.size() & 0xff);
+  bytes += static_cast<char>(dict.size() >> 8);
+  bytes += dict;
+  bytes.append(reinterpret_cast<const char*>(tensor.buffer->data()), tensor.byte_size());
+  write_file_replacing(file, bytes);
 }
 
 }  // namespace tfjsi::io

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <string>
 
 #include "core/error.h"
@@ -15,6 +16,10 @@ namespace {
 
 // Thrown by the limit check to stop at the first value past a limit.
 struct TooDeep {};
+struct TooManyNodes {};
+struct DuplicateKey {
+  std::string key, where;
+};
 struct TooLong {
   bool key;
   std::size_t bytes;
@@ -40,6 +45,9 @@ class LimitCheck : public nlohmann::json_sax<nlohmann::json> {
   bool start_object(std::size_t) override { return enter(false); }
   bool key(string_t& s) override {
     check(s, true);
+    // JSON.parse would keep the last of two equal keys without a word; a model.json that says two
+    // things at once (two "weightsManifest", two "dtype" of a node) is refused instead.
+    if (!keys_.back().insert(s).second) throw DuplicateKey{s, where()};
     key_ = s;
     if (orders_ && std::find(wanted_.begin(), wanted_.end(), path_) != wanted_.end())
       (*orders_)[path_].push_back(s);
@@ -58,11 +66,18 @@ class LimitCheck : public nlohmann::json_sax<nlohmann::json> {
   // array is recorded.
   bool enter(bool array) {
     if (open_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) throw TooDeep{};
+    // The graph's nodes (and those of library functions and the initializer) are counted here,
+    // so that a million of them are refused before a DOM of them is built.
+    if (!array && !open_.empty() && open_.back() && !path_.empty() &&
+        (path_.back() == "node" || path_.back() == "nodeDef") && ++nodes_ > kMaxNodes)
+      throw TooManyNodes{};
     if (!open_.empty()) path_.push_back(open_.back() ? std::string() : key_);
     open_.push_back(array);
+    keys_.emplace_back();
     return true;
   }
   bool leave() {
+    keys_.pop_back();
     open_.pop_back();
     if (!open_.empty()) path_.pop_back();
     return true;
@@ -71,8 +86,17 @@ class LimitCheck : public nlohmann::json_sax<nlohmann::json> {
     if (s.size() > kMaxStringBytes) throw TooLong{key, s.size(), s.substr(0, 40)};
     return true;
   }
+  // Where the current object is, as "modelTopology.node[].attr".
+  std::string where() const {
+    std::string w;
+    for (const auto& p : path_) w += p.empty() ? std::string("[]") : (w.empty() ? "" : ".") + p;
+    return w.empty() ? std::string("the top-level object") : w;
+  }
+
   const std::vector<JsonPath>& wanted_;
   KeyOrders* orders_;
+  std::vector<std::set<std::string>> keys_;  // keys seen in each open object
+  std::size_t nodes_ = 0;
   std::vector<bool> open_;  // the open containers, outermost first: an array (true) or an object
   JsonPath path_;
   std::string key_;  // the last key read
@@ -120,6 +144,14 @@ nlohmann::json parse_json_text(std::string_view text, const std::filesystem::pat
   } catch (const TooDeep&) {
     fail_model(file, "JSON nested more than " + std::to_string(kMaxJsonDepth) +
                          " levels deep (limit kMaxJsonDepth)");
+  } catch (const TooManyNodes&) {
+    // Counted while reading, before any of it is built: the exact count is not known.
+    fail_model(file, "the graph has " + std::to_string(kMaxNodes + 1) +
+                         " nodes or more, more than the limit of " + std::to_string(kMaxNodes) +
+                         " (kMaxNodes)");
+  } catch (const DuplicateKey& e) {
+    fail_model(file, "the key \"" + e.key + "\" appears twice in " + e.where +
+                         "; which one is meant is ambiguous");
   } catch (const TooLong& e) {
     fail_model(file, std::string(e.key ? "a key" : "a string") + " of " + std::to_string(e.bytes) +
                          " bytes (starting \"" + e.start + "\") is longer than the limit of " +

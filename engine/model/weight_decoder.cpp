@@ -1,8 +1,10 @@
 #include "model/weight_decoder.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <sstream>
 
 #include "model/dequantize.h"
 #include "model/json_fields.h"
@@ -63,6 +65,7 @@ class GroupDecoder {
         else
           dequantize_affine(src.bytes(), spec.stored_element_size, spec.scale, spec.min,
                             t.mutable_values<float>());
+        if (spec.dtype == DType::Float32) require_finite(spec, t);
         w.value = std::move(t);
         break;
       }
@@ -71,6 +74,23 @@ class GroupDecoder {
   }
 
  private:
+  // A uint8/uint16 value times scale plus min that does not fit in a float32 became +-inf: the
+  // quantization parameters are damaged (quantizing finite floats never gives them), and every
+  // output it reaches would be inf or NaN. Stored infinities (float32, float16) are another
+  // matter: real models hold -inf on purpose (faceboxes' score threshold, nanodet's PadV2 value).
+  void require_finite(const WeightSpec& spec, const HostTensor& t) const {
+    const auto v = t.values<float>();
+    for (std::size_t j = 0; j < v.size(); ++j)
+      if (!std::isfinite(v[j])) {
+        std::ostringstream s;
+        s.precision(9);
+        s << "weight '" << spec.name << "': dequantized element " << j << " of " << v.size()
+          << " is " << v[j] << " (its stored value times scale " << spec.scale << " plus min "
+          << spec.min << " does not fit in float32); the quantization parameters are damaged";
+        fail_model(file_, s.str());
+      }
+  }
+
   // Stored bytes of one weight: a view into its shard, or a copy when they straddle shards.
   struct Stored {
     std::optional<ShardSequence::View> view;

@@ -1,5 +1,7 @@
 #include "runtime/engine.h"
 
+#include "core/terminal_text.h"
+
 #include <algorithm>
 #include <iostream>
 #include <stdexcept>
@@ -50,6 +52,9 @@ Engine::Engine() {
                 "node's output (compare, the fp16 check, kept intermediates), every node runs its "
                 "own kernel");
   flags_.define("threads", std::int64_t{0}, "threads of the kernel thread pool; 0 = one per core");
+  flags_.define("loop_iteration_limit", std::int64_t{10'000'000},
+                "iterations after which a while loop (TF1 or TF2) that has not ended is refused "
+                "as a bad model");
   auto cpu = std::make_unique<cpu::CpuBackend>();
   cpu_ = cpu.get();
   add_backend(std::move(cpu));
@@ -135,7 +140,7 @@ void Engine::log(std::string_view line) {
   if (log_sink_)
     log_sink_(line);
   else
-    std::cerr << line << '\n';
+    std::cerr << terminal_safe(line) << '\n';  // lines name nodes and ops of the model
 }
 
 // ---- tensors ----

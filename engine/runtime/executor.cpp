@@ -4,23 +4,32 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <deque>
 #include <set>
 #include <tuple>
 
 #include "core/error.h"
+#include "core/memory_limit.h"
 #include "runtime/debug_log.h"
 #include "runtime/executor_ops.h"
+#include "runtime/frame_contexts.h"
 
 namespace tfjsi::runtime {
 namespace {
 
-// A loop that has not ended after this many iterations is taken for a bad model, not waited on.
-constexpr int kMaxIterations = 10'000'000;
 // Function bodies calling functions, deeper than this, are taken for recursion.
 constexpr int kMaxFunctionDepth = 64;
 
 [[noreturn]] void fail(const graph::Node& node, const std::string& what) {
   throw ModelError("node '" + node.name + "' (" + node.op + "): " + what);
+}
+
+// " (inputs [1,2], [3])": what a node that ran out of memory was given.
+std::string input_shapes(std::span<const Value* const> in) {
+  std::string s;
+  for (const Value* v : in)
+    if (v->is_tensor()) s += (s.empty() ? " (inputs " : ", ") + shape_to_string(v->tensor.shape());
+  return s.empty() ? s : s + ")";
 }
 
 void dispose_value(std::optional<Value>& v) {
@@ -34,7 +43,11 @@ void dispose_value(std::optional<Value>& v) {
 // of the functions its nodes call.
 class GraphRunner {
  public:
-  GraphRunner(Engine& engine, const graph::Graph& graph, int depth);
+  using Library = std::map<std::string, std::shared_ptr<const graph::Graph>, std::less<>>;
+  // `library`: the model's functions (function bodies call them too); `calls`: the functions
+  // whose bodies lead here, outermost first.
+  GraphRunner(Engine& engine, const graph::Graph& graph, const Library& library,
+              std::vector<std::string> calls);
   ~GraphRunner();
 
   // Takes ownership of `feeds` (one per graph input, in order) and returns the values of
@@ -49,6 +62,7 @@ class GraphRunner {
   // (backend, node) pairs whose kernel failed on that backend (a shader that does not compile, a
   // texture that cannot be allocated): those nodes run on cpu from then on, warned about once.
   std::set<std::pair<std::string, int>> faulted;
+  RunStats last_stats;
 
  private:
   std::map<std::string, Plan> plans_;
@@ -60,8 +74,8 @@ namespace {
 class Run {
  public:
   Run(GraphRunner& r, const Plan& plan, std::vector<Value> feeds)
-      : r_(r), e_(r.engine), g_(r.graph), plan_(plan), fed_(g_.nodes.size()) {
-    ctxs_.push_back({-1, "", 0});
+      : r_(r), e_(r.engine), g_(r.graph), plan_(plan), fed_(g_.nodes.size()), ctxs_(g_, plan) {
+    max_iterations_ = e_.flags().get_int("loop_iteration_limit");
     for (std::size_t k = 0; k < feeds.size(); ++k)
       fed_[g_.inputs[k].ref.node] = std::move(feeds[k]);
     if (e_.flags().get_bool("debug")) debug_.emplace();
@@ -79,6 +93,8 @@ class Run {
       for (auto& v : slot.outs) dispose_value(v);
     for (auto& v : fed_) dispose_value(v);
   }
+
+  const RunStats& stats() const { return stats_; }
 
   std::vector<Value> execute() {
     if (plan_.dynamic)
@@ -99,23 +115,11 @@ class Run {
   }
 
  private:
-  struct Context {
-    int parent;
-    std::string frame;
-    int iteration;
-  };
   struct Slot {
     std::vector<std::optional<Value>> outs;
     std::vector<int> remaining;  // consumers in the same context still to come
     bool live = false;  // produced something (or has no outputs): control edges from it fire
   };
-
-  int intern(int parent, const std::string& frame, int iteration) {
-    auto key = std::make_tuple(parent, frame, iteration);
-    auto [it, added] = ctx_index_.emplace(key, static_cast<int>(ctxs_.size()));
-    if (added) ctxs_.push_back({parent, frame, iteration});
-    return it->second;
-  }
 
   // The value of node:output as seen from context `ctx`: its own, else its enclosing frames'
   // (loop invariants and values from outside the loop). nullptr when the node has not run there;
@@ -167,7 +171,11 @@ class Run {
     const std::pair<int, int> key{node, ctx};
     if (added_.count(key) || !ready(node, ctx)) return;
     added_.insert(key);
-    stack_.push_back(key);
+    if (defer_)
+      deferred_.push_back(key);
+    else
+      stack_.push_back(key);
+    ctxs_.queue(ctx);
   }
 
   void schedule_consumers(int node, int ctx) {
@@ -181,13 +189,46 @@ class Run {
       if (n.inputs.empty() && n.control_inputs.empty()) {
         stack_.push_back({*it, 0});
         added_.insert({*it, 0});
+        ctxs_.queue(0);
       }
     }
-    while (!stack_.empty()) {
+    while (!stack_.empty() || !deferred_.empty()) {
+      if (stack_.empty()) {
+        stack_.push_back(deferred_.front());
+        deferred_.pop_front();
+      }
       const auto [node, ctx] = stack_.back();
       stack_.pop_back();
-      // Consumers become ready in the context the node's outputs went to.
-      schedule_consumers(node, execute_node(node, ctx));
+      ctxs_.dequeue(ctx);
+      // Consumers become ready in the context the node's outputs went to. A new iteration's
+      // work waits until nothing else can run, so that every loop variable finishes an
+      // iteration (and it can be retired) before the next starts.
+      const int next = execute_node(node, ctx);
+      defer_ = g_.nodes[node].op == "NextIteration";
+      schedule_consumers(node, next);
+      defer_ = false;
+      stats_.peak_contexts = std::max(stats_.peak_contexts, ctxs_.live_count());
+      stats_.peak_slots = std::max(stats_.peak_slots, slots_.size());
+      retire(ctx);
+      if (next != ctx) retire(next);
+    }
+  }
+
+  // Drops the values of the iteration around `ctx` that nothing more can happen in (see
+  // FrameContexts), with those of the frames nested in it.
+  void retire(int ctx) {
+    for (int c : ctxs_.finished(ctx)) {
+      for (int node : ctxs_[c].stored) {
+        auto it = slots_.find({node, c});
+        if (it == slots_.end()) continue;
+        for (auto& v : it->second.outs) dispose_value(v);
+        slots_.erase(it);
+      }
+      for (int node : ctxs_[c].ran) added_.erase({node, c});
+      for (auto it = invariants_.lower_bound({c, std::string()});
+           it != invariants_.end() && it->first.first == c;)
+        it = invariants_.erase(it);
+      ctxs_.release(c);
     }
   }
 
@@ -195,8 +236,9 @@ class Run {
   // consumers are due in each iteration that exists now and in each one made later.
   void invariant_ran(int enter, int parent, const std::string& frame) {
     invariants_[{parent, frame}].push_back(enter);
-    for (int c = 1; c < static_cast<int>(ctxs_.size()); ++c)
-      if (ctxs_[c].parent == parent && ctxs_[c].frame == frame) schedule_consumers(enter, c);
+    for (int c = 1; c < ctxs_.size(); ++c)
+      if (ctxs_[c].live && ctxs_[c].parent == parent && ctxs_[c].frame == frame)
+        schedule_consumers(enter, c);
   }
 
   void iteration_started(int ctx) {
@@ -233,7 +275,9 @@ class Run {
     int store = ctx, next = ctx, new_iteration = -1;
     bool invariant = false;
     if (node.op == "Enter") {
-      next = intern(ctx, node.attr_or<std::string>("frame_name", node.name), 0);
+      const std::string frame = node.attr_or<std::string>("frame_name", node.name);
+      next = ctxs_.intern(ctx, frame, 0);
+      ctxs_.enter_ran(ctx, frame);
       invariant = node.attr_or<bool>("is_constant", false);
       if (!invariant) store = next;
     } else if (node.op == "Exit") {
@@ -241,13 +285,15 @@ class Run {
       store = next = ctxs_[ctx].parent;
     } else if (node.op == "NextIteration") {
       if (ctx == 0) fail(node, "NextIteration outside of any loop frame");
-      const Context& c = ctxs_[ctx];
-      if (c.iteration + 1 >= kMaxIterations)
-        fail(node, "loop '" + c.frame + "' ran " + std::to_string(kMaxIterations) +
-                       " iterations without ending");
-      const std::size_t known = ctxs_.size();
-      store = next = intern(c.parent, c.frame, c.iteration + 1);
-      if (ctxs_.size() > known) new_iteration = next;
+      const int parent = ctxs_[ctx].parent, iteration = ctxs_[ctx].iteration;
+      const std::string frame = ctxs_[ctx].frame;
+      if (iteration + 1 >= max_iterations_)
+        fail(node, "loop '" + frame + "' ran " + std::to_string(max_iterations_) +
+                       " iterations without ending (the limit; flag loop_iteration_limit)");
+      const std::size_t known = ctxs_.live_count();
+      store = next = ctxs_.intern(parent, frame, iteration + 1);
+      ++ctxs_.at(next).arrived;
+      if (ctxs_.live_count() > known) new_iteration = next;
     }
 
     std::vector<Tensor> in_tensors;
@@ -261,7 +307,15 @@ class Run {
       for (Observer* o : e_.observers()) o->before_kernel(event);
 
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::optional<Value>> outs = compute(i, in, merge_index, event.backend);
+    std::vector<std::optional<Value>> outs;
+    // What a kernel could not allocate is reported with the node that asked for it.
+    try {
+      outs = compute(i, in, merge_index, event.backend);
+    } catch (const TooLarge& e) {
+      fail(node, e.what());
+    } catch (const std::bad_alloc&) {
+      fail(node, "out of memory" + input_shapes(in));
+    }
     // A fused node queued nothing: its producer's kernel did the work (and was waited for).
     if (timed_ && observed && pn.backend && event.backend != "fused") pn.backend->finish();
     event.ms =
@@ -277,7 +331,10 @@ class Run {
     }
 
     // Store, then drop what no one will read.
-    Slot& slot = slots_[{i, store}];
+    ctxs_.at(ctx).ran.push_back(i);
+    auto [slot_it, new_slot] = slots_.try_emplace({i, store});
+    if (new_slot) ctxs_.at(store).stored.push_back(i);
+    Slot& slot = slot_it->second;
     slot.outs = std::move(outs);
     slot.live = slot.outs.empty();
     for (const auto& v : slot.outs) slot.live = slot.live || v.has_value();
@@ -297,7 +354,11 @@ class Run {
     }
     if (plan_.dynamic) {
       if (invariant) invariant_ran(i, ctx, ctxs_[next].frame);
-      if (new_iteration >= 0) iteration_started(new_iteration);
+      if (new_iteration >= 0) {
+        defer_ = true;
+        iteration_started(new_iteration);
+        defer_ = false;
+      }
     }
     return next;
   }
@@ -434,8 +495,9 @@ class Run {
     std::vector<Value> vars = clone_all(in);
     try {
       for (int iteration = 0;; ++iteration) {
-        if (iteration >= kMaxIterations)
-          fail(node, "ran " + std::to_string(kMaxIterations) + " iterations without ending");
+        if (iteration >= max_iterations_)
+          fail(node, "ran " + std::to_string(max_iterations_) +
+                         " iterations without ending (the limit; flag loop_iteration_limit)");
         std::vector<const Value*> ptrs;
         for (const auto& v : vars) ptrs.push_back(&v);
         std::vector<Value> c = cond.run(clone_all(ptrs), all_outputs(cond));
@@ -468,16 +530,19 @@ class Run {
   const graph::Graph& g_;
   const Plan& plan_;
   std::vector<std::optional<Value>> fed_;  // by node index
-  std::vector<Context> ctxs_;
-  std::map<std::tuple<int, std::string, int>, int> ctx_index_;
+  FrameContexts ctxs_;
   std::map<std::pair<int, int>, Slot> slots_;
   std::set<std::pair<int, int>> added_;
   std::vector<std::pair<int, int>> stack_;  // (node, context) ready to run
+  std::deque<std::pair<int, int>> deferred_;  // ready, in an iteration that began since
+  bool defer_ = false;                         // schedule() puts work in deferred_
   // Constant Enters that ran, by (parent context, frame).
   std::map<std::pair<int, std::string>, std::vector<int>> invariants_;
   std::optional<DebugLog> debug_;
   bool fuse_ = false;
   bool timed_ = false;  // an observer reads node times: wait for each node's work
+  std::int64_t max_iterations_ = 0;
+  RunStats stats_;
 };
 
 }  // namespace
@@ -501,8 +566,11 @@ void check_no_nan(const graph::Node& node) {
 
 }  // namespace
 
-GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, int depth) : engine(e), graph(g) {
+GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, const Library& library,
+                         std::vector<std::string> calls)
+    : engine(e), graph(g) {
   const bool prod = e.flags().get_bool("prod");
+  const auto depth = static_cast<int>(calls.size());
   if (depth > kMaxFunctionDepth)
     throw ModelError("functions nest deeper than " + std::to_string(kMaxFunctionDepth) +
                      " levels (a function that calls itself?)");
@@ -519,11 +587,24 @@ GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, int depth) : engine(e
       for (const auto& [key, attr] : node.attrs) {
         const auto* f = std::get_if<graph::FuncAttr>(&attr);
         if (!f || functions.count(f->name)) continue;
-        auto it = g.functions.find(f->name);
-        if (it == g.functions.end() || !it->second)
+        const std::shared_ptr<const graph::Graph>* body = nullptr;
+        if (auto a = g.functions.find(f->name); a != g.functions.end())
+          body = &a->second;
+        else if (auto b = library.find(f->name); b != library.end())
+          body = &b->second;
+        if (!body || !*body)
           fail(node, "attribute '" + key + "' names function '" + f->name +
                          "', which the model's library does not define");
-        functions.emplace(f->name, std::make_unique<GraphRunner>(engine, *it->second, depth + 1));
+        if (std::find(calls.begin(), calls.end(), f->name) != calls.end()) {
+          std::string chain;
+          for (const auto& c : calls) chain += "'" + c + "' -> ";
+          fail(node, "attribute '" + key + "' calls function '" + f->name +
+                         "' from inside itself (" + chain + "'" + f->name +
+                         "'): recursive functions cannot run");
+        }
+        std::vector<std::string> inner = calls;
+        inner.push_back(f->name);
+        functions.emplace(f->name, std::make_unique<GraphRunner>(engine, **body, library, inner));
       }
     }
   } catch (...) {
@@ -576,13 +657,18 @@ std::vector<Value> GraphRunner::run(std::vector<Value> feeds,
     throw;
   }
   Run run(*this, *p, std::move(feeds));
-  return run.execute();
+  std::vector<Value> out = run.execute();
+  last_stats = run.stats();
+  return out;
 }
 
 // ---- Executor ----
 
 Executor::Executor(Engine& engine, const graph::Graph& graph)
-    : engine_(engine), graph_(graph), runner_(std::make_unique<GraphRunner>(engine, graph, 0)) {}
+    : engine_(engine),
+      graph_(graph),
+      runner_(std::make_unique<GraphRunner>(engine, graph, graph.functions,
+                                            std::vector<std::string>{})) {}
 
 Executor::~Executor() = default;
 
@@ -621,70 +707,12 @@ std::vector<graph::TensorRef> Executor::resolve_outputs(std::span<const std::str
   return refs;
 }
 
+const RunStats& Executor::last_run_stats() const {
+  return runner_->last_stats;
+}
+
 const Plan& Executor::plan(std::span<const std::string> outputs) {
   return runner_->plan(resolve_outputs(outputs));
-}
-
-namespace {
-
-std::string describe(std::optional<DType> dtype, const PartialShape& shape) {
-  return std::string(dtype ? to_string(*dtype) : "any") + " " + shape.to_string();
-}
-
-}  // namespace
-
-std::vector<Value> Executor::feeds_from(const NamedTensors& inputs) {
-  const bool prod = engine_.flags().get_bool("prod");
-  std::vector<const HostTensor*> by_input(graph_.inputs.size(), nullptr);
-  for (const auto& [name, tensor] : inputs) {
-    int k = -1;
-    for (std::size_t j = 0; j < graph_.inputs.size() && k < 0; ++j)
-      if (graph_.inputs[j].name == name) k = static_cast<int>(j);
-    for (std::size_t j = 0; j < graph_.inputs.size() && k < 0; ++j) {
-      const int n = graph_.inputs[j].ref.node;
-      if (n >= 0 && graph_.nodes[n].name == name) k = static_cast<int>(j);
-    }
-    if (k < 0) {
-      std::string known;
-      for (const auto& in : graph_.inputs) known += (known.empty() ? "'" : ", '") + in.name + "'";
-      throw ModelError("unknown input '" + name + "'; the model's inputs are " +
-                       (known.empty() ? std::string("none") : known));
-    }
-    if (by_input[k]) throw ModelError("input '" + graph_.inputs[k].name + "' is given twice");
-    by_input[k] = &tensor;
-  }
-  for (std::size_t k = 0; k < graph_.inputs.size(); ++k) {
-    const graph::Endpoint& ep = graph_.inputs[k];
-    const std::string expected = describe(ep.dtype, ep.shape);
-    const HostTensor* t = by_input[k];
-    if (!t) throw ModelError("missing input '" + ep.name + "' (expected " + expected + ")");
-    const std::string got = std::string(to_string(t->dtype)) + " " + shape_to_string(t->shape);
-    if (ep.dtype && *ep.dtype != t->dtype)
-      throw ModelError("input '" + ep.name + "': expected " + expected + ", got " + got +
-                       " (wrong dtype)");
-    bool shape_ok = !ep.shape.rank_known || ep.shape.dims.size() == t->shape.size();
-    for (std::size_t d = 0; shape_ok && ep.shape.rank_known && d < t->shape.size(); ++d)
-      shape_ok = ep.shape.dims[d] < 0 || ep.shape.dims[d] == t->shape[d];
-    if (!shape_ok)
-      throw ModelError("input '" + ep.name + "': expected " + expected + ", got " + got +
-                       " (wrong shape)");
-    const auto n = checked_num_elements(t->shape);
-    if (!n ||
-        (t->dtype != DType::String &&
-         (!t->buffer || t->buffer->size() < static_cast<std::size_t>(*n) * element_size(t->dtype))))
-      throw ModelError("input '" + ep.name + "': its data does not fill shape " +
-                       shape_to_string(t->shape));
-    if (!prod && t->dtype == DType::Float32) {
-      const auto values = t->values<float>();
-      for (std::size_t j = 0; j < values.size(); ++j)
-        if (std::isnan(values[j]))
-          throw ModelError("input '" + ep.name + "' holds NaN (element " + std::to_string(j) + ")");
-    }
-  }
-  std::vector<Value> feeds;
-  for (std::size_t k = 0; k < graph_.inputs.size(); ++k)
-    feeds.push_back(Value{engine_.make_tensor(*by_input[k], graph_.inputs[k].name), {}, {}});
-  return feeds;
 }
 
 std::vector<HostTensor> Executor::run(const NamedTensors& inputs,

@@ -23,6 +23,14 @@ using NamedTensors = std::map<std::string, HostTensor, std::less<>>;
 
 class GraphRunner;
 
+// What a run of the model's graph held at most at once (function bodies not counted): the
+// contexts of TF1 frames and iterations, and the node outputs stored in them. Both stay flat
+// however many iterations a loop runs.
+struct RunStats {
+  std::size_t peak_contexts = 0;
+  std::size_t peak_slots = 0;
+};
+
 class Executor {
  public:
   // `graph` must outlive the executor. Weights (Const values) become resident tensors now, made
@@ -44,6 +52,8 @@ class Executor {
   // The plan the next run with these outputs uses (active backend, current precision).
   const Plan& plan(std::span<const std::string> outputs = {});
   const graph::Graph& graph() const { return graph_; }
+  // Of the last run that succeeded; filled for graphs with TF1 control flow only.
+  const RunStats& last_run_stats() const;
 
  private:
   std::vector<graph::TensorRef> resolve_outputs(std::span<const std::string> names) const;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/memory_limit.h"
 #include "runtime/engine.h"
 
 namespace tfjsi::runtime {
@@ -208,6 +209,13 @@ std::size_t checked_index(std::int64_t i, std::size_t size, const graph::Node& n
 
 // ---- TensorArray ----
 
+// The size check before a TensorArray or TensorList gets `n` slots (a slot costs its bookkeeping
+// before any element is written): 2^31 of them is refused by size, not by std::bad_alloc.
+void reserve_slots(std::uint64_t n, const std::string& what) {
+  check_allocation(saturating_bytes(n, sizeof(std::optional<HostTensor>) + 1),
+                   what + " of " + std::to_string(n) + " elements");
+}
+
 TensorArray& array_arg(const graph::Node& node, std::span<const Value* const> in) {
   const Value& v = arg(node, in, 0);
   if (!v.array) fail(node, std::string("input 0 is a ") + v.kind() + ", expected a TensorArray");
@@ -222,6 +230,7 @@ void array_write(TensorArray& ta, std::int64_t index, HostTensor value, const gr
     if (!ta.dynamic_size)
       fail(node, "index " + std::to_string(index) + " past the end of TensorArray '" + ta.node +
                      "' of size " + std::to_string(ta.items.size()));
+    reserve_slots(i + 1, "TensorArray '" + ta.node + "'");
     ta.items.resize(i + 1);
     ta.cleared.resize(i + 1);
   }
@@ -271,6 +280,7 @@ std::vector<std::optional<Value>> tensor_array_op(Engine& e, const graph::Node& 
     ta->clear_after_read = node.attr_or<bool>("clear_after_read", true);
     const std::int64_t size = scalar_int(host_arg(e, node, in, 0), node, "size");
     if (size < 0) fail(node, "negative size " + std::to_string(size));
+    reserve_slots(static_cast<std::uint64_t>(size), "TensorArray");
     ta->items.resize(static_cast<std::size_t>(size));
     ta->cleared.resize(static_cast<std::size_t>(size));
     return {Value{{}, std::move(ta), {}}, flow()};
@@ -378,6 +388,7 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
     if (op == "TensorListReserve") {
       const std::int64_t n = scalar_int(host_arg(e, node, in, 1), node, "num_elements");
       if (n < 0) fail(node, "negative num_elements " + std::to_string(n));
+      reserve_slots(static_cast<std::uint64_t>(n), "TensorList");
       l->items.resize(static_cast<std::size_t>(n));
     }
     return {list(std::move(l))};
@@ -398,6 +409,7 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
         n = scalar_int(host_arg(e, node, in, 3), node, "num_elements");
       for (auto i : idx) n = std::max(n, i + 1);
       if (idx.size() > rows_of.size()) fail(node, "more indices than rows");
+      reserve_slots(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)), "TensorList");
       l->items.resize(static_cast<std::size_t>(std::max<std::int64_t>(n, 0)));
       for (std::size_t k = 0; k < idx.size(); ++k)
         l->items[checked_index(idx[k], l->items.size(), node)] = rows_of[k];
@@ -458,7 +470,8 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
     check_item(*l, item, node);
     if (i >= 0 && static_cast<std::size_t>(i) >= l->items.size() &&
         node.attr_or<bool>("resize_if_index_out_of_bounds", false))
-      l->items.resize(static_cast<std::size_t>(i) + 1);
+      reserve_slots(static_cast<std::uint64_t>(i) + 1, "TensorList");
+    l->items.resize(static_cast<std::size_t>(i) + 1);
     l->items[checked_index(i, l->items.size(), node)] = std::move(item);
     return {list(std::move(l))};
   }
@@ -478,6 +491,7 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
   if (op == "TensorListResize") {
     const std::int64_t n = scalar_int(host_arg(e, node, in, 1), node, "size");
     if (n < 0) fail(node, "negative size " + std::to_string(n));
+    reserve_slots(static_cast<std::uint64_t>(n), "TensorList");
     l->items.resize(static_cast<std::size_t>(n));
     return {list(std::move(l))};
   }
@@ -542,7 +556,13 @@ std::vector<std::optional<Value>> run_executor_op(Engine& engine, const graph::N
   }
   if (op == "NoOp") return {};
   if (op == "Switch") {
-    const bool pred = truth_of(engine, node, arg(node, inputs, 1), "the predicate (input 1)");
+    // TF's Switch takes a bool predicate only; taking a float's truth would route the value down
+    // a branch the model never meant (and report its outputs as "not computed").
+    const Value& p = arg(node, inputs, 1);
+    if (p.is_tensor() && p.tensor.dtype() != DType::Bool)
+      fail(node, "the predicate (input 1) is " + std::string(to_string(p.tensor.dtype())) +
+                     "; Switch needs a bool predicate");
+    const bool pred = truth_of(engine, node, p, "the predicate (input 1)");
     std::vector<std::optional<Value>> out(2);
     out[pred ? 1 : 0] = forward(arg(node, inputs, 0));
     return out;

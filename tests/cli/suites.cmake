@@ -16,3 +16,8 @@ foreach(model ${TFJSI_CORPUS_MODELS} ${TFJSI_LAYERS_MODELS})
   add_test(NAME golden.cpu.${model} COMMAND golden_run_test cpu ${model})
   set_tests_properties(golden.cpu.${model} PROPERTIES ENVIRONMENT "${TFJSI_TEST_ENV}")
 endforeach()
+
+# Hostile inputs, round two (issue #25): escapes in names, symlinks in --out, FIFO inputs, huge
+# inputs, non-finite references, unknown dtypes, duplicate keys, .npy trailing bytes.
+tfjsi_add_suite(hostile_cli_test ${CMAKE_CURRENT_LIST_DIR}/hostile_cli_test.cpp)
+add_dependencies(hostile_cli_test tfjsi)

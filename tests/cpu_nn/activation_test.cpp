@@ -173,6 +173,15 @@ class ActivationTest : public QObject {
         x.shape, want, 1e-5f, "lrn");
   }
 
+  // Issue #25 item 10: a depth_radius past the limit is named as too large, not as negative.
+  void lrn_radius_messages_say_what_is_wrong() {
+    const HostTensor x = random_tensor({1, 1, 1, 3}, 1);
+    EXPECT_MODEL_ERROR(run(make_node("LRN", {{"depth_radius", std::int64_t{2147483647}}}), {x}),
+                       "too large");
+    EXPECT_MODEL_ERROR(run(make_node("LRN", {{"depth_radius", std::int64_t{-1}}}), {x}),
+                       "must be >= 0");
+  }
+
   void wrong_dtype_names_node() {
     EXPECT_MODEL_ERROR(run(make_node("Sigmoid"), {int_tensor({2}, {1, 2})}), "test/Sigmoid");
     EXPECT_MODEL_ERROR(run(make_node("Relu"), {}), "inputs");

@@ -16,3 +16,7 @@ endforeach()
 tfjsi_add_suite(gl_model_cache_test gl/gl_model_cache_test.cpp)
 tfjsi_add_suite(gl_fusion_test gl/gl_fusion_test.cpp)
 target_link_libraries(gl_fusion_test PRIVATE tfjsi_runtime_testutil)
+
+# gl kernels' own limits (window sizes, loop bounds) keep a node on cpu (issue #25).
+tfjsi_add_suite(gl_limits_test gl/gl_limits_test.cpp)
+target_link_libraries(gl_limits_test PRIVATE tfjsi_runtime_testutil)

@@ -88,6 +88,13 @@ PartialShape S(std::vector<std::int64_t> d) {
 class ShapeTest : public QObject {
   Q_OBJECT
  private slots:
+  // Issue #25 item 10: only -1 means "unknown"; other negative dims are bad values and are shown
+  // in messages as they are (they used to print as "?", hiding the problem).
+  void negative_dims_are_shown() {
+    QCOMPARE(shape_to_string(Shape{-1, 3}), std::string("[?,3]"));
+    QCOMPARE(shape_to_string(Shape{-7, 3}), std::string("[-7,3]"));
+  }
+
   void convolutions_and_pools() {
     auto explicit_conv = conv("c_explicit", "Conv2D", "x", "f3", {1, 2, 2, 1}, kExplicit);
     explicit_conv["attr"]["explicit_paddings"] = list_i({0, 0, 1, 1, 1, 1, 0, 0});

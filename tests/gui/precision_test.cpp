@@ -15,6 +15,7 @@
 #include <QRegularExpression>
 #include <QTableWidget>
 #include <fstream>
+#include <limits>
 
 #include "graph_view.h"
 #include "gui_run.h"
@@ -410,6 +411,46 @@ class PrecisionTest : public QObject {
     QVERIFY(res);
     QCOMPARE(res->model, win_->model());
     QVERIFY(res->report.fp16_safe);
+  }
+
+  // Issue #25 item 4: a model whose fp32 outputs are already inf (a weight holding inf) gets
+  // that as its verdict, naming the first node, not "fp16-safe".
+  void nonfiniteReferenceIsTheVerdict() {
+    test::TempDir dir;
+    const json m = {
+        {"format", "graph-model"},
+        {"modelTopology",
+         {{"node",
+           {{{"name", "x"},
+             {"op", "Placeholder"},
+             {"attr",
+              {{"dtype", {{"type", "DT_FLOAT"}}},
+               {"shape", {{"shape", {{"dim", {{{"size", "1"}}, {{"size", "2"}}}}}}}}}}},
+            {{"name", "w"}, {"op", "Const"}, {"attr", {{"dtype", {{"type", "DT_FLOAT"}}}}}},
+            {{"name", "y"},
+             {"op", "Mul"},
+             {"input", {"x", "w"}},
+             {"attr", {{"T", {{"type", "DT_FLOAT"}}}}}}}}}},
+        {"weightsManifest",
+         {{{"paths", {"w.bin"}},
+           {"weights", {{{"name", "w"}, {"shape", {2}}, {"dtype", "float32"}}}}}}}};
+    std::ofstream(dir.path / "model.json") << m.dump();
+    const float w[2] = {std::numeric_limits<float>::infinity(), 1.f};
+    std::ofstream(dir.path / "w.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(w), sizeof w);
+    QSignalSpy opened(win_.get(), &ui::MainWindow::modelOpened);
+    win_->open_model(QString::fromStdString((dir.path / "model.json").string()));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(dock_->check_button()->isEnabled(), 30000);
+    const auto res = check();
+    QVERIFY(res);
+    QVERIFY(res->report.fp32_nonfinite);
+    QCOMPARE(res->report.fp32_nonfinite->node, std::string("y"));
+    QVERIFY(!res->report.fp16_safe);
+    const QString text = dock_->verdict_label()->text();
+    QVERIFY2(text.contains("Not checked") && text.contains("'y'") && !text.contains("fp16-safe"),
+             qPrintable(text));
+    shot("precision_nonfinite_reference");
   }
 
   void cleanupTestCase() { win_.reset(); }

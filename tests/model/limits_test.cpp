@@ -194,6 +194,20 @@ class Limits : public QObject {
                    {file.string(), std::to_string(model::kMaxNodes + 1) + " nodes", "kMaxNodes"});
   }
 
+  // Issue #25 item 11: the node count is checked while the text is read, before a DOM of a
+  // million nodes is built (that cost 1.2 GB before the limit refused it).
+  void node_count_is_checked_before_parsing() {
+    TempDir dir;
+    const auto file = dir.path / "model.json";
+    std::string text = R"({"format": "graph-model", "modelTopology": {"node": [)";
+    for (int i = 0; i < 1000000; ++i)
+      text += (i ? ",{\"name\":\"n" : "{\"name\":\"n") + std::to_string(i) + "\",\"op\":\"NoOp\"}";
+    text += R"(]}, "weightsManifest": []})";
+    write_file(file, text);
+    expect_refused([&] { model::load_bundle(file); },
+                   {file.string(), "nodes or more", "kMaxNodes"});
+  }
+
   void attribute_tensor() {
     // A Const whose value attribute asks for more elements than the limit from one float.
     TempDir dir;

@@ -248,6 +248,190 @@ class ExecutorTest : public QObject {
     QCOMPARE(test::int_values(o0[2]), (std::vector<std::int32_t>{0}));
   }
 
+  // Issue #25 item 2: every iteration of a TF1 loop used to keep its context and node outputs
+  // (about 2 KB each) until the run ended. Now what a run holds at once does not depend on the
+  // number of iterations.
+  void tf1_loop_holds_the_same_whatever_its_iterations() {
+    Engine e;
+    test::add_test_kernels(e);
+    RunStats few, many;
+    for (int limit : {10, 1000}) {
+      const graph::Graph g = sum_loop(limit);
+      Executor ex(e, g);
+      const std::vector<std::string> outs{"sum", "i", "twice"};
+      const auto o = ex.run({}, outs);
+      QCOMPARE(test::int_values(o[0]), (std::vector<std::int32_t>{limit * (limit - 1) / 2}));
+      QCOMPARE(test::int_values(o[1]), (std::vector<std::int32_t>{limit}));
+      QCOMPARE(test::int_values(o[2])[static_cast<std::size_t>(limit - 1)], 2 * (limit - 1));
+      (limit == 10 ? few : many) = ex.last_run_stats();
+    }
+    QVERIFY(few.peak_slots > 0);
+    QCOMPARE(many.peak_contexts, few.peak_contexts);
+    QCOMPARE(many.peak_slots, few.peak_slots);
+  }
+
+  // A TF1 loop whose LoopCond is always true stops at the loop iteration limit (the one TF2
+  // While has), with a message that names the loop and the limit.
+  void tf1_loop_that_never_ends_stops_at_the_limit() {
+    GraphBuilder b;
+    auto i0 = b.int_const("i0", 0);
+    auto one = b.int_const("one", 1);
+    auto yes = b.add("yes", "T_Less", {i0, one});
+    const auto F = frame("forever");
+    auto ei = b.add("enter_i", "Enter", {i0}, {{"frame_name", F}, {"is_constant", false}});
+    auto eyes = b.add("enter_yes", "Enter", {yes}, {{"frame_name", F}, {"is_constant", true}});
+    auto eone = b.add("enter_one", "Enter", {one}, {{"frame_name", F}, {"is_constant", true}});
+    auto m = b.add("merge_i", "Merge", {ei, ei});
+    auto cond = b.add("cond", "LoopCond", {eyes});
+    auto sw = b.add("switch_i", "Switch", {m, cond});
+    auto body = b.add("body_i", "Identity", {out(sw, 1)});
+    auto add = b.add("add_i", "T_Add", {body, eone});
+    auto ni = b.add("next_i", "NextIteration", {add});
+    b.set_input(m, 1, ni);
+    b.output("i", b.add("exit_i", "Exit", {out(sw, 0)}));
+    const graph::Graph g = b.take();
+    Engine e;
+    test::add_test_kernels(e);
+    e.flags().set("loop_iteration_limit", "5000");
+    Executor ex(e, g);
+    const auto start = e.memory().total;
+    try {
+      ex.run({});
+      QFAIL("a loop that never ends ran to completion");
+    } catch (const ModelError& err) {
+      const std::string what = err.what();
+      QVERIFY2(what.find("loop 'forever'") != std::string::npos, what.c_str());
+      QVERIFY2(what.find("5000 iterations") != std::string::npos, what.c_str());
+      QVERIFY2(what.find("loop_iteration_limit") != std::string::npos, what.c_str());
+    }
+    QCOMPARE(e.memory().total.num_tensors, start.num_tensors);
+  }
+
+  // Issue #25 item 10: a function whose body calls itself is named as recursion (it used to be
+  // "the model's library does not define" it); a body calling another library function runs.
+  void function_library_recursion_is_named() {
+    auto cond = std::make_shared<graph::Graph>();
+    {
+      GraphBuilder b;
+      auto i = b.placeholder("i", DType::Int32, {});
+      b.output("r", b.add("lt", "T_Less", {i, b.int_const("three", 3)}));
+      *cond = b.take();
+    }
+    // inc(i) = i + 1 through a While of its own whose body is `inner`.
+    auto inner = std::make_shared<graph::Graph>();
+    {
+      GraphBuilder b;
+      auto i = b.placeholder("i", DType::Int32, {});
+      b.output("i", b.add("inc", "T_Add", {i, b.int_const("one", 1)}));
+      *inner = b.take();
+    }
+    auto body_calling = [&](const std::string& callee) {
+      auto g = std::make_shared<graph::Graph>();
+      GraphBuilder b;
+      auto i = b.placeholder("i", DType::Int32, {});
+      auto w = b.add("nested", "StatelessWhile", {i},
+                     {{"cond", graph::FuncAttr{"cond_fn"}}, {"body", graph::FuncAttr{callee}}});
+      b.output("i", b.add("inc", "T_Add", {w, b.int_const("one", 1)}));
+      *g = b.take();
+      return g;
+    };
+    auto top = [&](std::shared_ptr<graph::Graph> body) {
+      GraphBuilder b;
+      auto i0 = b.placeholder("start", DType::Int32, {});
+      auto w = b.add("while", "StatelessWhile", {i0},
+                     {{"cond", graph::FuncAttr{"cond_fn"}}, {"body", graph::FuncAttr{"body_fn"}}});
+      b.output("i", w);
+      b.g.functions = {{"cond_fn", cond}, {"body_fn", body}, {"inner_fn", inner}};
+      return b.take();
+    };
+    Engine e;
+    test::add_test_kernels(e);
+    // body_fn -> inner_fn: a library function called from a function body runs.
+    const graph::Graph nested = top(body_calling("inner_fn"));
+    Executor ex(e, nested);
+    const auto o = ex.run({{"start", test::ints({}, {0})}});
+    QCOMPARE(test::int_values(o[0]), (std::vector<std::int32_t>{4}));
+    // body_fn -> body_fn.
+    const graph::Graph recursive = top(body_calling("body_fn"));
+    try {
+      Executor bad(e, recursive);
+      QFAIL("a recursive function library was accepted");
+    } catch (const ModelError& err) {
+      const std::string what = err.what();
+      QVERIFY2(what.find("recursive") != std::string::npos, what.c_str());
+      QVERIFY2(what.find("'body_fn'") != std::string::npos, what.c_str());
+      QVERIFY2(what.find("does not define") == std::string::npos, what.c_str());
+    }
+  }
+
+  // Issue #25 item 10: Switch takes a bool predicate; a float one is named as the problem, not
+  // left to surface as "output ... was not computed".
+  void switch_needs_a_bool_predicate() {
+    GraphBuilder b;
+    auto x = b.placeholder("x", DType::Float32, {2});
+    auto p = b.placeholder("p", DType::Float32, {});
+    auto sw = b.add("switch", "Switch", {x, p});
+    b.output("y", b.add("then", "T_Double", {out(sw, 1)}));
+    const graph::Graph g = b.take();
+    Engine e;
+    test::add_test_kernels(e);
+    Executor ex(e, g);
+    try {
+      ex.run({{"x", test::floats({2}, {1, 2})}, {"p", test::floats({}, {0.5f})}});
+      QFAIL("a float predicate was taken");
+    } catch (const ModelError& err) {
+      const std::string what = err.what();
+      QVERIFY2(what.find("'switch'") != std::string::npos, what.c_str());
+      QVERIFY2(what.find("bool predicate") != std::string::npos, what.c_str());
+    }
+  }
+
+  // Issue #25 item 8: a node whose output (or TensorList) could never fit is refused before the
+  // allocation, naming the node, the shape and the bytes (BroadcastTo used to say "internal
+  // error: HostTensor: invalid shape" with no node; TensorListReserve ended in bad_alloc).
+  void outputs_larger_than_the_machine_name_the_node() {
+    auto expect = [](const graph::Graph& g, std::vector<std::string> parts) {
+      Engine e;
+      Executor ex(e, g);
+      const auto start = e.memory().total;
+      try {
+        ex.run({});
+        QFAIL("an impossible allocation succeeded");
+      } catch (const ModelError& err) {
+        const std::string what = err.what();
+        for (const auto& part : parts)
+          QVERIFY2(what.find(part) != std::string::npos, (part + " not in: " + what).c_str());
+      }
+      QCOMPARE(e.memory().total.num_tensors, start.num_tensors);
+    };
+    {
+      GraphBuilder b;
+      auto x = b.scalar_const("x", 1.f);
+      auto shape = b.add("shape", "Const");
+      b.g.nodes[shape.node].value = test::ints({3}, {2147483647, 2147483647, 4});
+      b.output("y", b.add("big", "BroadcastTo", {x, shape}));
+      expect(b.take(),
+             {"node 'big' (BroadcastTo)", "[2147483647,2147483647,4]", "bytes", "out of memory"});
+    }
+    {
+      GraphBuilder b;
+      auto shape = b.add("elem_shape", "Const");
+      b.g.nodes[shape.node].value = test::ints({0}, {});
+      auto tl = b.add("tl", "TensorListReserve", {shape, b.int_const("n", 2147483647)},
+                      {{"element_dtype", graph::TypeAttr{"DT_FLOAT"}}});
+      b.output("n", b.add("len", "TensorListLength", {tl}));
+      expect(b.take(), {"node 'tl' (TensorListReserve)", "2147483647 elements", "bytes"});
+    }
+    {
+      GraphBuilder b;
+      auto dims = b.add("dims", "Const");
+      b.g.nodes[dims.node].value = test::ints({2}, {1 << 30, 1 << 30});
+      b.output("y", b.add("fill", "Fill", {dims, b.scalar_const("v", 1.f)}));
+      expect(b.take(),
+             {"node 'fill' (Fill)", "[1073741824,1073741824]", "4611686018427387904 bytes"});
+    }
+  }
+
   void tf1_cond_takes_one_branch() {
     GraphBuilder b;
     auto x = b.placeholder("x", DType::Float32, {2});

@@ -16,3 +16,8 @@ tfjsi_add_model_tests(runtime_run runtime_corpus_run ${TFJSI_CORPUS_MODELS})
 
 tfjsi_add_suite(runtime_buffer_pool ${CMAKE_CURRENT_LIST_DIR}/buffer_pool_test.cpp)
 set_target_properties(runtime_buffer_pool PROPERTIES AUTOMOC ON)
+
+# Buffer::allocate when an allocation after the bytes fails (issue #25): replaces the global
+# operator new, so it is an executable of its own.
+tfjsi_add_suite(runtime_buffer_alloc_failure ${CMAKE_CURRENT_LIST_DIR}/buffer_alloc_failure_test.cpp)
+set_target_properties(runtime_buffer_alloc_failure PROPERTIES AUTOMOC ON)

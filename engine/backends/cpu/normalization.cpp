@@ -63,7 +63,11 @@ std::vector<HostTensor> kernel_lrn(const KernelContext& ctx) {
   const float bias = nn::float_attr(node, "bias", 1.f);
   const float alpha = nn::float_attr(node, "alpha", 1.f);
   const float beta = nn::float_attr(node, "beta", 0.5f);
-  if (radius < 0 || radius > (1 << 20)) nn::fail(node, "depth_radius must be >= 0");
+  if (radius < 0) nn::fail(node, "depth_radius " + std::to_string(radius) + " must be >= 0");
+  // Wider than any channel count a tensor can have here; also keeps 2 * radius + 1 from
+  // overflowing.
+  if (radius > (1 << 20))
+    nn::fail(node, "depth_radius " + std::to_string(radius) + " is too large (at most 1048576)");
   HostTensor out = nn::new_output(node, x.shape);
   const std::int64_t C = x.shape[3];
   const std::int64_t pixels = C ? x.num_elements() / C : 0;

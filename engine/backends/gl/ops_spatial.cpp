@@ -27,6 +27,28 @@ std::vector<runtime::TensorView> pool(OpContext& c, bool avg) {
   c.dispatch(call);
   return OpContext::result(out, out_shape);
 }
+// A window the shader could not loop over to the end stays on cpu (window.h).
+bool pool_supported(const graph::Node& n, InputInfos) {
+  const auto k = node_int_list(n, "ksize", {});
+  // A malformed ksize passes: the kernel refuses it with its own message.
+  return k.size() != 4 || nested_iterations(k[1], k[2]) <= kMaxLoopIterations;
+}
+
+// The row softmax.comp walks three times, when shape inference knows it.
+bool softmax_supported(const graph::Node&, InputInfos inputs) {
+  const PartialShape* s = known_shape(inputs, 0);
+  if (!s || s->dims.empty() || s->dims.back() < 0) return true;
+  return 3 * ((s->dims.back() + 3) / 4) <= kMaxLoopIterations;
+}
+
+// The run-time side of the same bound, for what supports() cannot see (reduced axes come from
+// a tensor; shapes may be unknown): BackendLimit, so the node runs on cpu with this reason.
+void require_loops_fit(OpContext& c, std::int64_t iterations, const std::string& what) {
+  if (iterations > kMaxLoopIterations)
+    c.fail(what + " takes more than " + std::to_string(kMaxLoopIterations) +
+           " loop iterations in one shader invocation, which gl does not run to the end");
+}
+
 std::vector<runtime::TensorView> max_pool(OpContext& c) {
   return pool(c, false);
 }
@@ -73,6 +95,7 @@ std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
   call.inputs = {&c.tex(0)};
   call.output = out.get();
   if (op == kMean && !empty && rank == 4 && axes == std::set<int>{1, 2}) {
+    require_loops_fit(c, nested_iterations(x[1], x[2]), "a mean over " + shape_to_string(x));
     // Global average pooling: whole texels at a time.
     call.shader = "mean_hw.comp";
     call.defines = def("KEEP", std::int64_t{keep});
@@ -84,6 +107,9 @@ std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
       (axes.count(i) ? red : kept)[off + static_cast<std::size_t>(i)] =
           x[static_cast<std::size_t>(i)];
     std::int64_t count = red[0] * red[1] * red[2] * red[3];
+    require_loops_fit(
+        c, nested_iterations(red[0], nested_iterations(red[1], nested_iterations(red[2], red[3]))),
+        "reducing " + std::to_string(count) + " values per output");
     static const char* const init[] = {"0.0", "0.0", "-INF_F", "INF_F", "1.0"};
     static const char* const step[] = {"acc += v", "acc += v", "acc = max(acc, v)",
                                        "acc = min(acc, v)", "acc *= v"};
@@ -117,6 +143,8 @@ std::vector<runtime::TensorView> softmax(OpContext& c) {
   c.expect_inputs(1, 1);
   const Shape& x = c.shape(0);
   if (x.empty()) c.fail("softmax needs rank >= 1");
+  require_loops_fit(c, 3 * ((x.back() + 3) / 4),
+                    "a softmax over rows of " + std::to_string(x.back()));
   auto out = c.output(x);
   KernelCall call;
   call.shader = "softmax.comp";
@@ -178,14 +206,14 @@ std::vector<runtime::TensorView> depth_to_space(OpContext& c) {
 extern const GlOpEntry kSpatialOps[];
 extern const std::size_t kNumSpatialOps;
 const GlOpEntry kSpatialOps[] = {
-    {"MaxPool", max_pool, nullptr},
-    {"AvgPool", avg_pool, nullptr},
+    {"MaxPool", max_pool, pool_supported},
+    {"AvgPool", avg_pool, pool_supported},
     {"Mean", mean, nullptr},
     {"Sum", reduce_op<kSum>, nullptr},
     {"Max", reduce_op<kMax>, nullptr},
     {"Min", reduce_op<kMin>, nullptr},
     {"Prod", reduce_op<kProd>, nullptr},
-    {"Softmax", softmax, nullptr},
+    {"Softmax", softmax, softmax_supported},
     {"ResizeBilinear", resize_bilinear, nullptr},
     {"DepthToSpace", depth_to_space, nullptr},
 };

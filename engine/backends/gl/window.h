@@ -1,6 +1,7 @@
 // The sliding window of convolutions and pooling: TF's output size and leading padding.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,6 +19,20 @@ struct Window {
 Window window(const OpContext& c, std::int64_t in_h, std::int64_t in_w, std::int64_t kh,
               std::int64_t kw, const std::vector<std::int64_t>& strides,
               const std::vector<std::int64_t>& dilations);
+// The loops of one shader invocation, all together, stay under this many iterations: Mesa's
+// llvmpipe stops a shader's loops after 65535 of them, silently (issue #25: 16384 x 16384 pools,
+// a mean over 300 x 300, a sum or softmax over 100000 values all came out wrong with exit code
+// 0), and loops that long in one invocation trip GPU watchdogs elsewhere. Half of llvmpipe's
+// bound, as a margin: global pools up to 181 x 181 stay on gl. A node past it runs on cpu.
+inline constexpr std::int64_t kMaxLoopIterations = 32768;
+// Iterations of `outer` loop turns each running `inner` iterations of nested loops (the outer's
+// own turns counted too); saturates past kMaxLoopIterations.
+inline std::int64_t nested_iterations(std::int64_t outer, std::int64_t inner) {
+  if (outer <= 0) return 0;
+  if (outer > kMaxLoopIterations || inner > kMaxLoopIterations) return kMaxLoopIterations + 1;
+  return outer + outer * std::max<std::int64_t>(inner, 0);
+}
+
 // KH, KW, SH, SW, DH, DW, PAD_T, PAD_L.
 std::string window_defines(const Window& w);
 

@@ -1,0 +1,103 @@
+// gl kernels check their own limits: a node whose shader loops could not run to the end (Mesa's
+// llvmpipe stops a shader's loops after 65535 iterations, silently) runs on cpu instead, with a
+// warning naming it, and gives cpu's answer. Issue #25 item 3: a 16384 x 16384 MaxPool/AvgPool
+// returned zeros or -inf on gl with exit code 0; a mean over 300 x 300, a sum and a softmax over
+// 100000 values were as wrong.
+#include <QtTest>
+
+#include "gl/gl_test_util.h"
+#include "graph/build.h"
+#include "runtime/executor.h"
+#include "runtime/graph_builder.h"
+
+using namespace tfjsi;
+
+namespace {
+
+using I64s = std::vector<std::int64_t>;
+
+graph::Graph finish(test::GraphBuilder& b, graph::TensorRef y) {
+  b.output("y", y);
+  graph::Graph g = b.take();
+  graph::infer_shapes(g);
+  return g;
+}
+
+graph::Graph pool(const std::string& op, const Shape& x, std::int64_t k, const std::string& pad) {
+  test::GraphBuilder b;
+  auto in = b.placeholder("x", DType::Float32, x);
+  return finish(b, b.add("p", op, {in},
+                         {{"ksize", I64s{1, k, k, 1}},
+                          {"strides", I64s{1, 1, 1, 1}},
+                          {"padding", pad},
+                          {"T", graph::TypeAttr{"DT_FLOAT"}}}));
+}
+
+graph::Graph reduce(const std::string& op, const Shape& x, std::vector<std::int32_t> axes) {
+  test::GraphBuilder b;
+  auto in = b.placeholder("x", DType::Float32, x);
+  auto a = b.add("axes", "Const");
+  b.g.nodes[a.node].value = test::ints({static_cast<std::int64_t>(axes.size())}, axes);
+  return finish(b, b.add("p", op, {in, a}, {{"T", graph::TypeAttr{"DT_FLOAT"}}}));
+}
+
+graph::Graph softmax(const Shape& x) {
+  test::GraphBuilder b;
+  auto in = b.placeholder("x", DType::Float32, x);
+  return finish(b, b.add("p", "Softmax", {in}, {{"T", graph::TypeAttr{"DT_FLOAT"}}}));
+}
+
+}  // namespace
+
+class GlLimitsTest : public QObject {
+  Q_OBJECT
+
+  // Runs `g` on cpu, then with gl active; the outputs must agree, and a node expected off gl
+  // must be named in a warning.
+  void check(const graph::Graph& g, bool stays_on_gl, const std::string& what) {
+    test::GlEngine e;
+    QVERIFY2(e.gl->availability().available, e.gl->availability().reason.c_str());
+    const Shape& shape = g.nodes[0].outputs.at(0).shape.dims;
+    HostTensor x = HostTensor::zeros(DType::Float32, shape);
+    auto v = x.mutable_values<float>();
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<float>((i * 2654435761u) % 1000) / 1000.f - 0.25f;
+    runtime::Executor ex(e.engine, g);
+    e.engine.set_backend("cpu");
+    const HostTensor want = ex.run({{"x", x}}).at(0);
+    e.engine.set_backend("gl");
+    e.log.clear();
+    const HostTensor got = ex.run({{"x", x}}).at(0);
+    test::expect_close(got, want, false, what);
+    if (QTest::currentTestFailed()) return;
+    const bool warned = e.warnings().find("'p'") != std::string::npos;
+    QVERIFY2(warned != stays_on_gl, (what + ": " + e.warnings()).c_str());
+  }
+
+ private slots:
+  void poolsPastTheLoopBoundRunOnCpu() {
+    for (const char* op : {"MaxPool", "AvgPool"}) {
+      const std::string o = op;
+      check(pool(op, {1, 9, 9, 5}, 3, "SAME"), true, o + " 3x3");
+      check(pool(op, {1, 8, 8, 5}, 16384, "SAME"), false, o + " 16384x16384 on 8x8");
+      check(pool(op, {1, 300, 300, 5}, 300, "VALID"), false, o + " 300x300");
+      if (QTest::currentTestFailed()) return;
+    }
+    // The rule itself, as supports() sees a node (no shapes needed: the window is attributes).
+    test::GlFixture f;
+    QVERIFY(f.gl->supports(pool("MaxPool", {1, 200, 200, 4}, 180, "VALID").nodes[1]));
+    QVERIFY(!f.gl->supports(pool("MaxPool", {1, 200, 200, 4}, 182, "VALID").nodes[1]));
+  }
+
+  void longReductionsAndSoftmaxesRunOnCpu() {
+    check(reduce("Mean", {1, 12, 12, 4}, {1, 2}), true, "Mean 12x12");
+    check(reduce("Mean", {1, 300, 300, 4}, {1, 2}), false, "Mean 300x300");
+    check(reduce("Sum", {1, 1, 1, 100000}, {3}), false, "Sum 100000");
+    check(reduce("Max", {2, 100000}, {1}), false, "Max 100000");
+    check(softmax({1, 1, 1, 100000}), false, "Softmax 100000");
+    check(softmax({2, 3, 10}), true, "Softmax 10");
+  }
+};
+
+QTEST_GUILESS_MAIN(GlLimitsTest)
+#include "gl_limits_test.moc"
