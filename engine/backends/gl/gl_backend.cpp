@@ -52,12 +52,20 @@ std::array<int, 3> group_for(const std::array<std::int64_t, 3>& grid) {
 
 // Everything a kernel's source begins with: version, work group size, the bound textures and the
 // helpers that turn NHWC coordinates into texels (see gl_tensor.h for the mapping).
-std::string prelude(const KernelCall& call, bool fp16, std::array<int, 3> local, bool images) {
+// The source does not depend on the textures' precision (RGBA16F or RGBA32F) where the driver
+// lets it: the output is a writeonly image without a format qualifier (GLSL 4.30, "Format Layout
+// Qualifiers": only images that are read need one), inputs read through samplers, or through
+// images without a format under GL_EXT_shader_image_load_formatted. Without that extension
+// (llvmpipe) imageLoad needs the format, and the input images keep it: imageLoad costs llvmpipe
+// half a texelFetch, and llvmpipe builds a variant of the program per bound texture format at
+// dispatch anyway, so a sampler would buy it no reuse across precisions.
+std::string prelude(const KernelCall& call, std::array<int, 3> local, bool images,
+                    bool load_formatted) {
   std::string s = "#version 430 core\n";
+  if (images && load_formatted) s += "#extension GL_EXT_shader_image_load_formatted : require\n";
   s += "layout(local_size_x = " + std::to_string(local[0]) +
        ", local_size_y = " + std::to_string(local[1]) +
        ", local_size_z = " + std::to_string(local[2]) + ") in;\n";
-  s += def("FP16", std::int64_t{fp16});
   // A grid larger than the driver's work-group count limit runs as several dispatches; each says
   // where its groups start, and kernels take their ids from these helpers, never from the
   // built-ins.
@@ -71,8 +79,10 @@ ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ive
     const std::string up = "IN" + std::to_string(i);
     s += def_layout(up, in.layout());
     if (images) {
-      s += "layout(" + std::string(in.fp16() ? "rgba16f" : "rgba32f") +
-           ", binding = " + std::to_string(i + 1) + ") readonly uniform image2D " + n + ";\n";
+      const std::string format =
+          load_formatted ? "" : std::string(in.fp16() ? "rgba16f, " : "rgba32f, ");
+      s += "layout(" + format + "binding = " + std::to_string(i + 1) + ") readonly uniform image2D " +
+           n + ";\n";
       s += "vec4 load_" + n + "(int n, int h, int w, int s) { return imageLoad(" + n + ", " +
            texel_expr(in.layout(), up) + "); }\n";
     } else {
@@ -85,8 +95,7 @@ ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ive
   }
   const TexLayout& o = call.output->layout();
   s += def_layout("OUT", o);
-  s += std::string("layout(") + (call.output->fp16() ? "rgba16f" : "rgba32f") +
-       ", binding = 0) writeonly uniform image2D out0;\n";
+  s += "layout(binding = 0) writeonly uniform image2D out0;\n";
   s += R"(void store_out(int n, int h, int w, int s, vec4 v) {
   // Lanes past C stay 0: kernels rely on zero padding.
   v = mix(v, vec4(0.0), greaterThanEqual(ivec4(4 * s) + ivec4(0, 1, 2, 3), ivec4(OUT_C)));
@@ -474,7 +483,8 @@ void GlBackend::dispatch(const KernelCall& call) {
                        " textures, more than the driver's " +
                        std::to_string(lim.max_compute_texture_units));
   const std::string body = call.extra + std::string(shader_source(call.shader));
-  std::string source = prelude(call, fp16, local, images) + call.defines + body;
+  std::string source =
+      prelude(call, local, images, lim.image_load_formatted) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;
