@@ -59,8 +59,10 @@ std::array<int, 3> group_for(const std::array<std::int64_t, 3>& grid) {
 // (llvmpipe) imageLoad needs the format, and the input images keep it: imageLoad costs llvmpipe
 // half a texelFetch, and llvmpipe builds a variant of the program per bound texture format at
 // dispatch anyway, so a sampler would buy it no reuse across precisions.
+// Shapes are uniforms (`uniforms` holds them after the call's own) unless the call asks for
+// #defines (KernelCall::static_shapes).
 std::string prelude(const KernelCall& call, std::array<int, 3> local, bool images,
-                    bool load_formatted) {
+                    bool load_formatted, const std::vector<UniformValue>& uniforms) {
   std::string s = "#version 430 core\n";
   if (images && load_formatted) s += "#extension GL_EXT_shader_image_load_formatted : require\n";
   s += "layout(local_size_x = " + std::to_string(local[0]) +
@@ -73,16 +75,18 @@ std::string prelude(const KernelCall& call, std::array<int, 3> local, bool image
 ivec3 group_id() { return ivec3(gl_WorkGroupID) + tfjsi_group_base; }
 ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ivec3(gl_WorkGroupSize); }
 )";
+  for (const UniformValue& u : uniforms)
+    s += std::string(u.is_float ? "uniform float " : "uniform int ") + u.name + ";\n";
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
     const GlTensorData& in = *call.inputs[i];
     const std::string n = "in" + std::to_string(i);
     const std::string up = "IN" + std::to_string(i);
-    s += def_layout(up, in.layout());
+    if (call.static_shapes) s += def_layout(up, in.layout());
     if (images) {
       const std::string format =
           load_formatted ? "" : std::string(in.fp16() ? "rgba16f, " : "rgba32f, ");
-      s += "layout(" + format + "binding = " + std::to_string(i + 1) + ") readonly uniform image2D " +
-           n + ";\n";
+      s += "layout(" + format + "binding = " + std::to_string(i + 1) +
+           ") readonly uniform image2D " + n + ";\n";
       s += "vec4 load_" + n + "(int n, int h, int w, int s) { return imageLoad(" + n + ", " +
            texel_expr(in.layout(), up) + "); }\n";
     } else {
@@ -94,7 +98,7 @@ ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ive
          "(n, h, w, c >> 2)[c & 3]; }\n";
   }
   const TexLayout& o = call.output->layout();
-  s += def_layout("OUT", o);
+  if (call.static_shapes) s += def_layout("OUT", o);
   s += "layout(binding = 0) writeonly uniform image2D out0;\n";
   s += R"(void store_out(int n, int h, int w, int s, vec4 v) {
   // Lanes past C stay 0: kernels rely on zero padding.
@@ -482,9 +486,15 @@ void GlBackend::dispatch(const KernelCall& call) {
     throw BackendLimit("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
                        " textures, more than the driver's " +
                        std::to_string(lim.max_compute_texture_units));
+  std::vector<UniformValue> uniforms = call.uniforms;
+  if (!call.static_shapes) {
+    for (std::size_t i = 0; i < call.inputs.size(); ++i)
+      add_layout_uniforms(uniforms, "IN" + std::to_string(i), call.inputs[i]->layout());
+    add_layout_uniforms(uniforms, "OUT", call.output->layout());
+  }
   const std::string body = call.extra + std::string(shader_source(call.shader));
   std::string source =
-      prelude(call, local, images, lim.image_load_formatted) + call.defines + body;
+      prelude(call, local, images, lim.image_load_formatted, uniforms) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;
@@ -506,6 +516,19 @@ void GlBackend::dispatch(const KernelCall& call) {
   if (prog.group_base_location == -2)
     prog.group_base_location = glGetUniformLocation(prog.program.id(), "tfjsi_group_base");
   glUseProgram(prog.program.id());
+  if (prog.uniform_locations.size() != uniforms.size()) {
+    prog.uniform_locations.clear();
+    for (const UniformValue& u : uniforms)
+      prog.uniform_locations.push_back(glGetUniformLocation(prog.program.id(), u.name.c_str()));
+  }
+  for (std::size_t i = 0; i < uniforms.size(); ++i) {
+    const GLint loc = prog.uniform_locations[i];
+    if (loc < 0) continue;  // not read by this kernel: the compiler dropped it
+    if (uniforms[i].is_float)
+      glUniform1f(loc, uniforms[i].f);
+    else
+      glUniform1i(loc, static_cast<GLint>(uniforms[i].i));
+  }
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
     const GlTensorData& in = *call.inputs[i];
     if (images) {

@@ -1,6 +1,7 @@
 // The `gl` backend: tensors in OpenGL textures (gl_tensor.h), ops as OpenGL 4.3 compute shaders
-// compiled lazily per (op, shapes, dtypes, precision), a program-binary cache on disk, lazy upload
-// and fenced readback. Nodes it does not support fall back to cpu through the executor.
+// compiled lazily per op variant (code paths and window sizes; shapes, paddings and most
+// parameters are uniforms, so nodes of one variant share a program), a program-binary cache on
+// disk, lazy upload and fenced readback. Nodes it does not support fall back to cpu through the executor.
 #pragma once
 
 #include <array>
