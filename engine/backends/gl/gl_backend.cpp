@@ -34,6 +34,24 @@ std::string texel_expr(const TexLayout& l, const std::string& p) {
   return "ivec2(w + (" + row + " / " + r + ") * " + p + "_W, " + row + " % " + r + ")";
 }
 
+// llvmpipe compiles a variant of a program for each pattern of power-of-two texture sides it is
+// dispatched on (part of its texture state), and Mesa's disk cache found only a program's first
+// variant again in a later process (emotion: a later variant took 870 ms in every process). So on
+// llvmpipe the pattern is part of the source: each program has one variant, found again.
+std::string llvmpipe_variant_note(const KernelCall& call, const std::string& renderer) {
+  if (renderer.find("llvmpipe") == std::string::npos) return {};
+  auto pot = [](std::int64_t v) { return std::has_single_bit(static_cast<std::uint64_t>(v)); };
+  std::string s = "// llvmpipe texture sides, power of two:";
+  auto add = [&](const TexLayout& l) {
+    s += ' ';
+    s += pot(l.tex_width()) ? '1' : '0';
+    s += pot(l.tex_height()) ? '1' : '0';
+  };
+  for (const GlTensorData* in : call.inputs) add(in->layout());
+  add(call.output->layout());
+  return s + "\n";
+}
+
 // A work group of 64 invocations (a multiple of every GPU's SIMD width) shaped after `grid`: 8x8
 // over an image, as it always was, but a grid one texel high gets a row of 64 and one a texel
 // wide and high ([1,1,1,C]: 1x1xC4) a column of 64 along z, where a fixed 8x8x1 would leave 56
@@ -493,8 +511,8 @@ void GlBackend::dispatch(const KernelCall& call) {
     add_layout_uniforms(uniforms, "OUT", call.output->layout());
   }
   const std::string body = call.extra + std::string(shader_source(call.shader));
-  std::string source =
-      prelude(call, local, images, lim.image_load_formatted, uniforms) + call.defines + body;
+  std::string source = prelude(call, local, images, lim.image_load_formatted, uniforms) +
+                       llvmpipe_variant_note(call, ctx_->renderer()) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;
