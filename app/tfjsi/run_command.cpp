@@ -14,6 +14,7 @@
 #include "inputs.h"
 #include "io/npy.h"
 #include "model_arg.h"
+#include "progress_line.h"
 #include "run_report.h"
 
 namespace tfjsi::cli {
@@ -54,6 +55,7 @@ int run_command(std::span<const std::string> argv) {
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
 
   runtime::Executor executor(*engine, m.graph);
+  const ProgressLine progress(*engine, !args.flag("json"));
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<HostTensor> outputs = executor.run(inputs.tensors);
   const double run_ms =

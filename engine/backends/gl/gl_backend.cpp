@@ -420,6 +420,7 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     ctx_->mark_lost("GL_UNKNOWN_CONTEXT_RESET, forced by the gl test hook");
   check_lost(&node);
   if (flags_ == nullptr) flags_ = &ctx.flags;
+  progress_ = ctx.engine;
   if (programs_) {
     const bool disk = flag_bool(&ctx.flags, "gl.program_cache", true);
     programs_->set_disk_dir(!disk ? std::filesystem::path()
@@ -582,6 +583,8 @@ void GlBackend::dispatch(const KernelCall& call) {
     if (fresh) {
       stats_.compile_ms += ms_since(t0);
       ++stats_.new_programs;
+      // How many programs the run will meet is not known ahead: the count so far.
+      if (progress_) progress_->report_progress("compiling", ++programs_this_run_, 0);
     }
     programs_->save(prog);
   }
@@ -620,6 +623,7 @@ void GlBackend::finish() {
 }
 
 void GlBackend::end_run() {
+  programs_this_run_ = 0;
   textures_->end_round();
 }
 
