@@ -16,6 +16,7 @@
 #include "inputs.h"
 #include "model_arg.h"
 #include "process_memory.h"
+#include "progress_line.h"
 #include "runtime/profiler.h"
 #include "safe_output.h"
 
@@ -51,6 +52,7 @@ int bench_command(std::span<const std::string> argv) {
   runtime::Executor executor(*engine, m.graph);
 
   if (gl) gl->reset_stats();
+  const ProgressLine progress(*engine, !args.flag("json"));
   auto t0 = std::chrono::steady_clock::now();
   executor.run(inputs.tensors);
   const double first_ms = ms_since(t0);

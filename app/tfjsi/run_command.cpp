@@ -16,6 +16,7 @@
 #include "io/npy.h"
 #include "io/safe_write.h"
 #include "model_arg.h"
+#include "progress_line.h"
 #include "run_report.h"
 #include "safe_output.h"
 
@@ -57,6 +58,7 @@ int run_command(std::span<const std::string> argv) {
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
 
   runtime::Executor executor(*engine, m.graph);
+  const ProgressLine progress(*engine, !args.flag("json"));
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<HostTensor> outputs = executor.run(inputs.tensors);
   const double run_ms =

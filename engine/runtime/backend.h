@@ -19,6 +19,8 @@
 
 namespace tfjsi::runtime {
 
+class Engine;
+
 // Attributes of a node that Backend::fuse made from an op without a fused form (AddV2):
 // the activation op its kernel applies last ("Relu", "Relu6", ...), and that op's alpha
 // (LeakyRelu). Every backend that runs such a node must honour them.
@@ -51,6 +53,7 @@ struct Availability {
 struct RunContext {
   pthreadpool_t pool = nullptr;  // the Engine's thread pool
   const Flags& flags;
+  Engine* engine = nullptr;  // for Engine::report_progress; null outside an Engine's run
 };
 
 // Memory a backend holds beyond tensor data (compiled programs, packed weights, caches).

@@ -342,4 +342,8 @@ void Engine::remove_observer(Observer* o) {
   std::erase(observers_, o);
 }
 
+void Engine::report_progress(std::string_view stage, std::int64_t done, std::int64_t total) {
+  for (Observer* o : observers_) o->on_progress(stage, done, total);
+}
+
 }  // namespace tfjsi::runtime

@@ -148,6 +148,8 @@ class Engine {
   void add_observer(Observer* o);
   void remove_observer(Observer* o);
   const std::vector<Observer*>& observers() const { return observers_; }
+  // Tells every observer (Observer::on_progress); backends call it through RunContext::engine.
+  void report_progress(std::string_view stage, std::int64_t done, std::int64_t total);
 
  private:
   struct Copy {

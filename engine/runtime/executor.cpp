@@ -454,7 +454,7 @@ class Run {
                        ", which a kernel cannot take");
       views.push_back(e_.view_on(in[k]->tensor, b));
     }
-    std::vector<TensorView> result = b.run(node, views, RunContext{e_.pool(), e_.flags()});
+    std::vector<TensorView> result = b.run(node, views, RunContext{e_.pool(), e_.flags(), &e_});
     std::vector<std::optional<Value>> outs;
     outs.reserve(result.size());
     for (const auto& v : result) outs.push_back(Value{e_.adopt(b, v, node.name), {}, {}});

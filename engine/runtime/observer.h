@@ -3,6 +3,7 @@
 // check, the backend comparison and GUI overlays are observers.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,10 @@ class Observer {
   virtual void before_kernel(const KernelEvent& /*event*/) {}
   virtual void after_kernel(KernelEvent& /*event*/) {}
   virtual void run_finished() {}
+  // Work a backend does before a node can run, which can take seconds (gl building its programs:
+  // stage "compiling"): `done` steps of `total`, total 0 when not known. On the running thread.
+  virtual void on_progress(std::string_view /*stage*/, std::int64_t /*done*/,
+                           std::int64_t /*total*/) {}
 };
 
 }  // namespace tfjsi::runtime

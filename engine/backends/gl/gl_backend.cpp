@@ -34,6 +34,24 @@ std::string texel_expr(const TexLayout& l, const std::string& p) {
   return "ivec2(w + (" + row + " / " + r + ") * " + p + "_W, " + row + " % " + r + ")";
 }
 
+// llvmpipe compiles a variant of a program for each pattern of power-of-two texture sides it is
+// dispatched on (part of its texture state), and Mesa's disk cache found only a program's first
+// variant again in a later process (emotion: a later variant took 870 ms in every process). So on
+// llvmpipe the pattern is part of the source: each program has one variant, found again.
+std::string llvmpipe_variant_note(const KernelCall& call, const std::string& renderer) {
+  if (renderer.find("llvmpipe") == std::string::npos) return {};
+  auto pot = [](std::int64_t v) { return std::has_single_bit(static_cast<std::uint64_t>(v)); };
+  std::string s = "// llvmpipe texture sides, power of two:";
+  auto add = [&](const TexLayout& l) {
+    s += ' ';
+    s += pot(l.tex_width()) ? '1' : '0';
+    s += pot(l.tex_height()) ? '1' : '0';
+  };
+  for (const GlTensorData* in : call.inputs) add(in->layout());
+  add(call.output->layout());
+  return s + "\n";
+}
+
 // A work group of 64 invocations (a multiple of every GPU's SIMD width) shaped after `grid`: 8x8
 // over an image, as it always was, but a grid one texel high gets a row of 64 and one a texel
 // wide and high ([1,1,1,C]: 1x1xC4) a column of 64 along z, where a fixed 8x8x1 would leave 56
@@ -52,12 +70,22 @@ std::array<int, 3> group_for(const std::array<std::int64_t, 3>& grid) {
 
 // Everything a kernel's source begins with: version, work group size, the bound textures and the
 // helpers that turn NHWC coordinates into texels (see gl_tensor.h for the mapping).
-std::string prelude(const KernelCall& call, bool fp16, std::array<int, 3> local, bool images) {
+// The source does not depend on the textures' precision (RGBA16F or RGBA32F) where the driver
+// lets it: the output is a writeonly image without a format qualifier (GLSL 4.30, "Format Layout
+// Qualifiers": only images that are read need one), inputs read through samplers, or through
+// images without a format under GL_EXT_shader_image_load_formatted. Without that extension
+// (llvmpipe) imageLoad needs the format, and the input images keep it: imageLoad costs llvmpipe
+// half a texelFetch, and llvmpipe builds a variant of the program per bound texture format at
+// dispatch anyway, so a sampler would buy it no reuse across precisions.
+// Shapes are uniforms (`uniforms` holds them after the call's own) unless the call asks for
+// #defines (KernelCall::static_shapes).
+std::string prelude(const KernelCall& call, std::array<int, 3> local, bool images,
+                    bool load_formatted, const std::vector<UniformValue>& uniforms) {
   std::string s = "#version 430 core\n";
+  if (images && load_formatted) s += "#extension GL_EXT_shader_image_load_formatted : require\n";
   s += "layout(local_size_x = " + std::to_string(local[0]) +
        ", local_size_y = " + std::to_string(local[1]) +
        ", local_size_z = " + std::to_string(local[2]) + ") in;\n";
-  s += def("FP16", std::int64_t{fp16});
   // A grid larger than the driver's work-group count limit runs as several dispatches; each says
   // where its groups start, and kernels take their ids from these helpers, never from the
   // built-ins.
@@ -65,14 +93,18 @@ std::string prelude(const KernelCall& call, bool fp16, std::array<int, 3> local,
 ivec3 group_id() { return ivec3(gl_WorkGroupID) + tfjsi_group_base; }
 ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ivec3(gl_WorkGroupSize); }
 )";
+  for (const UniformValue& u : uniforms)
+    s += std::string(u.is_float ? "uniform float " : "uniform int ") + u.name + ";\n";
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
     const GlTensorData& in = *call.inputs[i];
     const std::string n = "in" + std::to_string(i);
     const std::string up = "IN" + std::to_string(i);
-    s += def_layout(up, in.layout());
+    if (call.static_shapes) s += def_layout(up, in.layout());
     if (images) {
-      s += "layout(" + std::string(in.fp16() ? "rgba16f" : "rgba32f") +
-           ", binding = " + std::to_string(i + 1) + ") readonly uniform image2D " + n + ";\n";
+      const std::string format =
+          load_formatted ? "" : std::string(in.fp16() ? "rgba16f, " : "rgba32f, ");
+      s += "layout(" + format + "binding = " + std::to_string(i + 1) +
+           ") readonly uniform image2D " + n + ";\n";
       s += "vec4 load_" + n + "(int n, int h, int w, int s) { return imageLoad(" + n + ", " +
            texel_expr(in.layout(), up) + "); }\n";
     } else {
@@ -84,9 +116,8 @@ ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ive
          "(n, h, w, c >> 2)[c & 3]; }\n";
   }
   const TexLayout& o = call.output->layout();
-  s += def_layout("OUT", o);
-  s += std::string("layout(") + (call.output->fp16() ? "rgba16f" : "rgba32f") +
-       ", binding = 0) writeonly uniform image2D out0;\n";
+  if (call.static_shapes) s += def_layout("OUT", o);
+  s += "layout(binding = 0) writeonly uniform image2D out0;\n";
   s += R"(void store_out(int n, int h, int w, int s, vec4 v) {
   // Lanes past C stay 0: kernels rely on zero padding.
   v = mix(v, vec4(0.0), greaterThanEqual(ivec4(4 * s) + ivec4(0, 1, 2, 3), ivec4(OUT_C)));
@@ -389,6 +420,7 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     ctx_->mark_lost("GL_UNKNOWN_CONTEXT_RESET, forced by the gl test hook");
   check_lost(&node);
   if (flags_ == nullptr) flags_ = &ctx.flags;
+  progress_ = ctx.engine;
   if (programs_) {
     const bool disk = flag_bool(&ctx.flags, "gl.program_cache", true);
     programs_->set_disk_dir(!disk ? std::filesystem::path()
@@ -473,8 +505,15 @@ void GlBackend::dispatch(const KernelCall& call) {
     throw BackendLimit("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
                        " textures, more than the driver's " +
                        std::to_string(lim.max_compute_texture_units));
+  std::vector<UniformValue> uniforms = call.uniforms;
+  if (!call.static_shapes) {
+    for (std::size_t i = 0; i < call.inputs.size(); ++i)
+      add_layout_uniforms(uniforms, "IN" + std::to_string(i), call.inputs[i]->layout());
+    add_layout_uniforms(uniforms, "OUT", call.output->layout());
+  }
   const std::string body = call.extra + std::string(shader_source(call.shader));
-  std::string source = prelude(call, fp16, local, images) + call.defines + body;
+  std::string source = prelude(call, local, images, lim.image_load_formatted, uniforms) +
+                       llvmpipe_variant_note(call, ctx_->renderer()) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;
@@ -496,6 +535,19 @@ void GlBackend::dispatch(const KernelCall& call) {
   if (prog.group_base_location == -2)
     prog.group_base_location = glGetUniformLocation(prog.program.id(), "tfjsi_group_base");
   glUseProgram(prog.program.id());
+  if (prog.uniform_locations.size() != uniforms.size()) {
+    prog.uniform_locations.clear();
+    for (const UniformValue& u : uniforms)
+      prog.uniform_locations.push_back(glGetUniformLocation(prog.program.id(), u.name.c_str()));
+  }
+  for (std::size_t i = 0; i < uniforms.size(); ++i) {
+    const GLint loc = prog.uniform_locations[i];
+    if (loc < 0) continue;  // not read by this kernel: the compiler dropped it
+    if (uniforms[i].is_float)
+      glUniform1f(loc, uniforms[i].f);
+    else
+      glUniform1i(loc, static_cast<GLint>(uniforms[i].i));
+  }
   for (std::size_t i = 0; i < call.inputs.size(); ++i) {
     const GlTensorData& in = *call.inputs[i];
     if (images) {
@@ -531,6 +583,8 @@ void GlBackend::dispatch(const KernelCall& call) {
     if (fresh) {
       stats_.compile_ms += ms_since(t0);
       ++stats_.new_programs;
+      // How many programs the run will meet is not known ahead: the count so far.
+      if (progress_) progress_->report_progress("compiling", ++programs_this_run_, 0);
     }
     programs_->save(prog);
   }
@@ -569,6 +623,7 @@ void GlBackend::finish() {
 }
 
 void GlBackend::end_run() {
+  programs_this_run_ = 0;
   textures_->end_round();
 }
 

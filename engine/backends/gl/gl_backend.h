@@ -1,6 +1,8 @@
 // The `gl` backend: tensors in OpenGL textures (gl_tensor.h), ops as OpenGL 4.3 compute shaders
-// compiled lazily per (op, shapes, dtypes, precision), a program-binary cache on disk, lazy upload
-// and fenced readback. Nodes it does not support fall back to cpu through the executor.
+// compiled lazily per op variant (code paths and window sizes; shapes, paddings and most
+// parameters are uniforms, so nodes of one variant share a program), a program-binary cache on
+// disk, lazy upload and fenced readback. Nodes it does not support fall back to cpu through the
+// executor.
 #pragma once
 
 #include <array>
@@ -161,6 +163,8 @@ class GlBackend : public runtime::Backend {
   };
   std::vector<PendingTiming> timings_;
   const graph::Node* current_node_ = nullptr;  // the node run() is in, for messages and hooks
+  runtime::Engine* progress_ = nullptr;        // the running Engine, told of each new program
+  std::int64_t programs_this_run_ = 0;         // new programs since the run started
   GlTestHooks hooks_;
 };
 

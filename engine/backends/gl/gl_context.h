@@ -24,6 +24,9 @@ struct GlLimits {
   GLint max_compute_texture_units = 0;  // samplers a compute shader may read
   GLint num_binary_formats = 0;         // 0: program binaries cannot be saved
   bool timer_queries = false;           // GL_TIME_ELAPSED works (GL_QUERY_COUNTER_BITS > 0)
+  // GL_EXT_shader_image_load_formatted: imageLoad from an image declared without a format, so
+  // one program reads RGBA16F and RGBA32F alike (Mesa 22.3's llvmpipe does not offer it).
+  bool image_load_formatted = false;
   // The context was made with LOSE_CONTEXT_ON_RESET and the driver reports resets
   // (glGetGraphicsResetStatus of GL 4.5 / KHR_robustness / ARB_robustness).
   bool reset_notification = false;

@@ -15,11 +15,26 @@
 
 namespace tfjsi::gl {
 
+// A value a kernel reads from a uniform set at each dispatch: one program then serves every node
+// whose calls differ only in such values (a #define would make one program per value).
+struct UniformValue {
+  std::string name;
+  bool is_float = false;
+  std::int64_t i = 0;
+  float f = 0;
+};
+
 // One compute dispatch: the shader file, its specialisation, the textures it reads and writes.
 struct KernelCall {
   std::string shader;   // "binary.comp"
-  std::string defines;  // "#define OP 2\n..." (shapes, attributes): part of the program's key
-  std::string extra;    // generated GLSL placed between the prelude and the shader body
+  std::string defines;  // "#define OP 2\n..." (code paths, loop sizes): part of the program's key
+  // Declared by the prelude as `uniform int NAME;` or `uniform float NAME;`, so shaders use them
+  // as they would a #define of that name (but not in #if or array sizes).
+  std::vector<UniformValue> uniforms;
+  // The tensors' layouts (IN0_N .. OUT_C4) as #defines instead of uniforms: only for kernels whose
+  // specialised code was measured faster (the shader's header comment says so).
+  bool static_shapes = false;
+  std::string extra;  // generated GLSL placed between the prelude and the shader body
   std::vector<const GlTensorData*> inputs;  // bound as samplers in0, in1, ...
   // Bound as image out0; null only for a kernel that gives `grid` and writes nothing (none yet).
   GlTensorData* output = nullptr;
@@ -29,6 +44,11 @@ struct KernelCall {
   // the backend shapes a group of 64 after the grid (kernels whose invocations share nothing),
   // so that a grid one texel high or one texel wide does not leave most of each group idle.
   std::array<int, 3> local{0, 0, 0};
+
+  void set_int(std::string name, std::int64_t v) {
+    uniforms.push_back({std::move(name), false, v});
+  }
+  void set_float(std::string name, float v) { uniforms.push_back({std::move(name), true, 0, v}); }
 };
 
 class OpContext {
@@ -124,6 +144,9 @@ std::string def(std::string_view name, std::int64_t value);
 std::string def(std::string_view name, float value);
 // The #defines for a tensor layout: PREFIX_N, _H, _W, _C, _C4.
 std::string def_layout(std::string_view prefix, const TexLayout& l);
+// The same as uniforms (appended to `out`).
+void add_layout_uniforms(std::vector<UniformValue>& out, std::string_view prefix,
+                         const TexLayout& l);
 
 // `s` in lower case (op names in fused_ops are matched without case).
 std::string lower(std::string s);

@@ -47,6 +47,16 @@ std::string def_layout(std::string_view prefix, const TexLayout& l) {
          def(p + "_C4", l.c4());
 }
 
+void add_layout_uniforms(std::vector<UniformValue>& out, std::string_view prefix,
+                         const TexLayout& l) {
+  const std::string p(prefix);
+  out.push_back({p + "_N", false, l.n});
+  out.push_back({p + "_H", false, l.h});
+  out.push_back({p + "_W", false, l.w});
+  out.push_back({p + "_C", false, l.c});
+  out.push_back({p + "_C4", false, l.c4()});
+}
+
 std::vector<std::int64_t> node_int_list(const graph::Node& n, std::string_view key,
                                         std::vector<std::int64_t> fallback) {
   const graph::AttrValue* a = n.attr(key);

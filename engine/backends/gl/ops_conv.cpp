@@ -46,11 +46,21 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
   }
   const std::size_t want = 2 + (bias ? 1 : 0) + (act == 5 ? 1 : 0);
   c.expect_inputs(want, want);
-  if (bias) call.inputs.push_back(&c.per_channel_tex(2, channels, "bias"));
-  if (act == 5) call.inputs.push_back(&c.per_channel_tex(3, channels, "prelu alpha"));
+  // One value for every channel (a scalar) is splatted: a code path, so a #define.
+  bool bias_splat = false, alpha_splat = false;
+  if (bias) {
+    call.inputs.push_back(&c.per_channel_tex(2, channels, "bias"));
+    bias_splat = call.inputs.back()->layout().c == 1;
+  }
+  if (act == 5) {
+    call.inputs.push_back(&c.per_channel_tex(3, channels, "prelu alpha"));
+    alpha_splat = call.inputs.back()->layout().c == 1;
+  }
   call.defines += def("HAS_BIAS", std::int64_t{bias}) + def("ACT", std::int64_t{act}) +
                   def("ACT_IS_PRELU", std::int64_t{act == 5}) +
-                  def("ALPHA", c.float_attr("leakyrelu_alpha", 0.2f));
+                  def("BIAS_SPLAT", std::int64_t{bias_splat}) +
+                  def("ALPHA_SPLAT", std::int64_t{alpha_splat});
+  call.set_float("ALPHA", c.float_attr("leakyrelu_alpha", 0.2f));
   call.extra += shader_source("epilogue.glsl");
 }
 
@@ -79,7 +89,7 @@ std::int64_t conv_slices(std::int64_t out_c4) {
 // precision), made at the first run and kept with the filter's data; null when the driver's
 // textures cannot hold it (or a test says so).
 const GlTensorData* packed_weights(OpContext& c, const std::string& key, const std::string& shader,
-                                   const Shape& shape, std::string defines) {
+                                   const Shape& shape, std::vector<UniformValue> uniforms) {
   if (c.no_packed_weights() || !fits(shape, c.limits())) return nullptr;
   const GlTensorData& filter = c.tex(1);
   if (const GlTensorData* p = filter.packed(key)) return p;
@@ -87,7 +97,7 @@ const GlTensorData* packed_weights(OpContext& c, const std::string& key, const s
   KernelCall pack;
   pack.shader = shader;
   pack.inputs = {&filter};
-  pack.defines = std::move(defines);
+  pack.uniforms = std::move(uniforms);
   pack.output = packed.get();
   c.dispatch(pack);
   return &filter.set_packed(key, std::move(packed));
@@ -98,7 +108,8 @@ const GlTensorData* packed_conv_weights(OpContext& c, const Shape& f, std::int64
   const std::int64_t icp = (f[2] + 3) / 4 * 4, oc4 = (f[3] + 3) / 4;
   const std::int64_t oc4p = (oc4 + slices - 1) / slices * slices;
   return packed_weights(c, "conv_direct:" + std::to_string(slices), "pack_conv_weights.comp",
-                        {1, f[0] * f[1] * icp, oc4p, 4}, def("KW", f[1]) + def("ICP", icp));
+                        {1, f[0] * f[1] * icp, oc4p, 4},
+                        {{"KW", false, f[1]}, {"ICP", false, icp}});
 }
 
 std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
@@ -117,7 +128,10 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
     call.shader = "conv_direct.comp";
     // in1 is the packed filter, so the epilogue's bias and alpha stay in2 and in3.
     call.inputs = {&c.tex(0), weights};
-    call.defines = window_defines(w) + def("PW", kConvPixels) + def("PS", slices);
+    set_window(call, w);
+    // Fewer than four input channels skip the empty lanes: a code path.
+    call.defines += def("PW", kConvPixels) + def("PS", slices) +
+                    def("IN0_FEW_LANES", x[3] < 4 ? x[3] : std::int64_t{0});
     add_epilogue(c, call, f[3], fused);
     auto out = c.output(out_shape);
     call.output = out.get();
@@ -132,6 +146,8 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   call.shader = "gemm_tiled.comp";
   call.local = {8, 8, 1};  // the tile loads of gemm_tiled.comp are laid out for 8x8
   call.inputs = {&c.tex(0), &c.tex(1)};
+  // Shapes as #defines: its implicit im2col divides by them for every element it stages.
+  call.static_shapes = true;
   call.defines = window_defines(w) + def("CONV", std::int64_t{1});
   add_epilogue(c, call, f[3], fused);
   auto out = c.output(out_shape);
@@ -148,7 +164,7 @@ constexpr std::int64_t kDepthwisePixels = 4;
 // (pack_depthwise_weights.comp says how).
 const GlTensorData* packed_depthwise_weights(OpContext& c, const Shape& f) {
   return packed_weights(c, "depthwise_direct", "pack_depthwise_weights.comp",
-                        {1, f[0] * f[1], (f[2] + 3) / 4, 4}, def("KW", f[1]));
+                        {1, f[0] * f[1], (f[2] + 3) / 4, 4}, {{"KW", false, f[1]}});
 }
 
 std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
@@ -162,7 +178,7 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
                           c.int_list("dilations", {1, 1, 1, 1}));
   const Shape out_shape{x[0], w.out_h, w.out_w, f[2] * f[3]};
   KernelCall call;
-  call.defines = window_defines(w);
+  set_window(call, w);
   const GlTensorData* weights = f[3] == 1 ? packed_depthwise_weights(c, f) : nullptr;
   // in1 is the filter, packed or not, so that the epilogue's bias and alpha are in2 and in3.
   call.inputs = {&c.tex(0), weights ? weights : &c.tex(1)};
@@ -218,7 +234,7 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
   KernelCall call;
   call.shader = "conv_transpose.comp";
   call.inputs = {&c.tex(2), &c.tex(1)};
-  call.defines = window_defines(w);
+  set_window_uniforms(call, w);
   auto out = c.output(out_shape);
   call.output = out.get();
   c.dispatch(call);
@@ -258,6 +274,7 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
   call.output = out.get();
   if (!ta && !tb && m <= kGemvRows) {
     call.shader = "gemv.comp";
+    call.defines += def("M", m);  // the size of its accumulator arrays
     const std::int64_t slices = (n + 3) / 4;
     call.local = {row_group_width(slices), 1, 1};
     call.grid = {slices, out->layout().n * out->layout().h, 1};
@@ -268,7 +285,8 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
     call.grid = gemm_grid(m, n, out->layout().n * out->layout().h);
   } else {
     call.shader = "matmul.comp";
-    call.defines += def("K", k) + def("TA", std::int64_t{ta}) + def("TB", std::int64_t{tb});
+    call.defines += def("TA", std::int64_t{ta}) + def("TB", std::int64_t{tb});
+    call.set_int("K", k);
   }
   c.dispatch(call);
   return OpContext::result(out, out_shape);

@@ -32,7 +32,8 @@ std::vector<runtime::TensorView> unary(OpContext& c, int op, int act = 0, float 
   auto out = c.output(c.shape(0));
   KernelCall call;
   call.shader = "unary.comp";
-  call.defines = def("OP", std::int64_t{op}) + def("ACT", std::int64_t{act}) + def("ALPHA", alpha);
+  call.defines = def("OP", std::int64_t{op}) + def("ACT", std::int64_t{act});
+  call.set_float("ALPHA", alpha);
   call.inputs = {&x};
   call.output = out.get();
   c.dispatch(call);
@@ -84,12 +85,18 @@ std::vector<runtime::TensorView> binary(OpContext& c, int op) {
   auto out = c.output(out_shape);
   KernelCall call;
   call.shader = "binary.comp";
-  call.defines = def("OP", std::int64_t{op});
+  // Broadcasting along N, H, W is a clamp by the uniform shapes; a single channel splatted across
+  // the lanes is a code path.
+  call.defines = def("OP", std::int64_t{op}) + def("IN0_SPLAT", std::int64_t{a.layout().c == 1}) +
+                 def("IN1_SPLAT", std::int64_t{b.layout().c == 1});
   call.inputs = {&a, &b};
   if (act > 0) {
-    call.defines += def("ACT", std::int64_t{act}) +
-                    def("ALPHA", c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
-    if (act == 5) call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
+    call.defines += def("ACT", std::int64_t{act});
+    call.set_float("ALPHA", c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
+    if (act == 5) {
+      call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
+      call.defines += def("IN2_SPLAT", std::int64_t{call.inputs.back()->layout().c == 1});
+    }
   }
   call.output = out.get();
   c.dispatch(call);

@@ -21,7 +21,8 @@ std::vector<runtime::TensorView> pool(OpContext& c, bool avg) {
   auto out = c.output(out_shape);
   KernelCall call;
   call.shader = "pool.comp";
-  call.defines = window_defines(w) + def("AVG", std::int64_t{avg});
+  set_window(call, w);
+  call.defines += def("AVG", std::int64_t{avg});
   call.inputs = {&c.tex(0)};
   call.output = out.get();
   c.dispatch(call);
@@ -175,8 +176,9 @@ std::vector<runtime::TensorView> resize_bilinear(OpContext& c) {
   auto out = c.output(out_shape);
   KernelCall call;
   call.shader = "resize_bilinear.comp";
-  call.defines = def("HALF_PIXEL", std::int64_t{half}) + def("RATIO_H", ratio(x[1], size[0])) +
-                 def("RATIO_W", ratio(x[2], size[1]));
+  call.defines = def("HALF_PIXEL", std::int64_t{half});
+  call.set_float("RATIO_H", ratio(x[1], size[0]));
+  call.set_float("RATIO_W", ratio(x[2], size[1]));
   call.inputs = {&c.tex(0)};
   call.output = out.get();
   c.dispatch(call);

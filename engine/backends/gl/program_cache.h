@@ -1,8 +1,8 @@
 // Compiled compute programs: an in-memory cache keyed by the full shader source (which holds the
-// op, the shapes, the dtypes and the precision as #defines), backed by an on-disk cache of program
-// binaries (glGetProgramBinary) keyed by a model token and the driver's vendor, renderer and
-// version. A disk entry is never trusted: its checksums and the driver's LINK_STATUS decide, and
-// anything wrong is deleted and rebuilt from source.
+// op, its code paths and whatever else is a #define; values passed as uniforms are not in it),
+// backed by an on-disk cache of program binaries (glGetProgramBinary) keyed by a model token and
+// the driver's vendor, renderer and version. A disk entry is never trusted: its checksums and the
+// driver's LINK_STATUS decide, and anything wrong is deleted and rebuilt from source.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,9 @@ struct CachedProgram {
   std::size_t binary_bytes = 0;
   std::string disk_key;            // file name stem on disk
   GLint group_base_location = -2;  // uniform tfjsi_group_base (-1: unused; -2: not looked up)
+  // Locations of the call's uniforms (KernelCall::uniforms after the layouts), in their order:
+  // the same source declares the same names in the same order.
+  std::vector<GLint> uniform_locations;
 };
 
 class ProgramCache {

@@ -39,4 +39,23 @@ std::string window_defines(const Window& w) {
          def("DW", w.dw) + def("PAD_T", w.pad_t) + def("PAD_L", w.pad_l);
 }
 
+void set_window(KernelCall& call, const Window& w) {
+  call.defines += def("KH", w.kh) + def("KW", w.kw) + def("SH", w.sh) + def("SW", w.sw) +
+                  def("DH", w.dh) + def("DW", w.dw);
+  call.set_int("PAD_T", w.pad_t);
+  call.set_int("PAD_L", w.pad_l);
+}
+
+void set_window_uniforms(KernelCall& call, const Window& w) {
+  for (const auto& [name, v] : {std::pair<const char*, std::int64_t>{"KH", w.kh},
+                                {"KW", w.kw},
+                                {"SH", w.sh},
+                                {"SW", w.sw},
+                                {"DH", w.dh},
+                                {"DW", w.dw},
+                                {"PAD_T", w.pad_t},
+                                {"PAD_L", w.pad_l}})
+    call.set_int(name, v);
+}
+
 }  // namespace tfjsi::gl

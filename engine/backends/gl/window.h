@@ -33,7 +33,14 @@ inline std::int64_t nested_iterations(std::int64_t outer, std::int64_t inner) {
   return outer + outer * std::max<std::int64_t>(inner, 0);
 }
 
-// KH, KW, SH, SW, DH, DW, PAD_T, PAD_L.
+// KH, KW, SH, SW, DH, DW, PAD_T, PAD_L as #defines.
 std::string window_defines(const Window& w);
+// KH, KW, SH, SW, DH, DW as #defines (the window loops, which llvmpipe unrolls when their sizes
+// are constants, and the strides of the address arithmetic) and the paddings PAD_T, PAD_L as
+// uniforms of `call`: nodes whose windows differ only in padding (SAME on other input sizes) share
+// a program.
+void set_window(KernelCall& call, const Window& w);
+// All eight as uniforms.
+void set_window_uniforms(KernelCall& call, const Window& w);
 
 }  // namespace tfjsi::gl

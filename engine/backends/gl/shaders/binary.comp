@@ -1,7 +1,7 @@
 // z = a op b with numpy broadcasting, then the activation ACT of a fused node if defined (a
-// Prelu's alpha from in2). Shapes
-// are padded to NHWC from the left, so a dim of 1 broadcasts by clamping its index to 0; a single
-// channel is splatted across the four lanes.
+// Prelu's alpha from in2). Shapes are padded to NHWC from the left, so a dim of 1 broadcasts by
+// clamping its index to 0; a single channel (INk_SPLAT) is splatted across the four lanes.
+// Specialised by #define: OP, ACT and the splats (code paths). Shapes and ALPHA are uniforms.
 #define OP_ADD 0
 #define OP_SUB 1
 #define OP_MUL 2
@@ -12,7 +12,7 @@
 #define OP_PRELU 7
 vec4 fetch_a(int n, int h, int w, int s) {
   n = min(n, IN0_N - 1); h = min(h, IN0_H - 1); w = min(w, IN0_W - 1);
-#if IN0_C == 1
+#if IN0_SPLAT
   return vec4(load_in0(n, h, w, 0).x);
 #else
   return load_in0(n, h, w, s);
@@ -20,7 +20,7 @@ vec4 fetch_a(int n, int h, int w, int s) {
 }
 vec4 fetch_b(int n, int h, int w, int s) {
   n = min(n, IN1_N - 1); h = min(h, IN1_H - 1); w = min(w, IN1_W - 1);
-#if IN1_C == 1
+#if IN1_SPLAT
   return vec4(load_in1(n, h, w, 0).x);
 #else
   return load_in1(n, h, w, s);
@@ -51,7 +51,7 @@ void main() {
   // A fused node's activation; a fused Prelu's alpha (in2) is one value per channel or one.
 #if ACT != ACT_PRELU
   vec4 alpha = vec4(ALPHA);
-#elif IN2_C == 1
+#elif IN2_SPLAT
   vec4 alpha = vec4(load_in2(0, 0, 0, 0).x);
 #else
   vec4 alpha = load_in2(0, 0, 0, s);

@@ -8,6 +8,8 @@
 // Summation is gemm_tiled.comp's: per output, one product at a time in (kh, kw, ci) order, each
 // exact and rounded once into the fp32 sum (fma() where it rounds once, doubles where it does not).
 // Taps past the input's edge add nothing.
+// Specialised by #define: the window (KH, KW, strides, dilations: llvmpipe unrolls the tap loops),
+// the tile PW x PS (register arrays) and IN0_FEW_LANES. Shapes and paddings are uniforms.
 #define OWT ((OUT_W + PW - 1) / PW)
 
 
@@ -19,8 +21,8 @@
 // and the packed filter: skip them, as TF.js never adds those products. The test is a constant
 // there; with more channels it would be a branch in the loop, which costs llvmpipe more than the
 // products it saves.
-#if IN0_C < 4
-#define LANE_LIVE(j) ((j) < IN0_C)
+#if IN0_FEW_LANES
+#define LANE_LIVE(j) ((j) < IN0_FEW_LANES)
 #else
 #define LANE_LIVE(j) true
 #endif

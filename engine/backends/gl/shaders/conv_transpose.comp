@@ -1,6 +1,6 @@
 // Conv2DBackpropInput: dx[n, h, w, ci] = sum over (kh, kw, co) of dy[n, oh, ow, co] *
 // f[kh, kw, ci, co] where oh * SH = h + PAD_T - kh (same for w). in0 = dy, in1 = filter
-// [KH][KW][CI][CO].
+// [KH][KW][CI][CO]. The window and the shapes are uniforms.
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;

@@ -4,6 +4,7 @@
 // Taps are added row by row, one product at a time, each product exact and the sum rounded to fp32
 // after each: TF.js cpu's order and rounding, which deep models amplify (see gemm_tiled.comp).
 // That is fma() where it rounds once (GPUs) and doubles where it does not (llvmpipe).
+// Specialised by #define: MULT and the window but its paddings; shapes and paddings are uniforms.
 
 vec4 mad_fused(vec4 x, vec4 f, vec4 acc) {
   precise vec4 r = fma(x, f, acc);

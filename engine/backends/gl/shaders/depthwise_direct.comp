@@ -8,6 +8,8 @@
 // Summation is depthwise.comp's: per output, taps in (kh, kw) order, each product exact and
 // rounded once into the fp32 sum. Taps past the input's edge are skipped, not multiplied by a
 // zero: an infinite weight (fp16 overflow) would make NaN of them.
+// Specialised by #define: the window (KH, KW, strides, dilations: NCOL sizes the row it keeps)
+// and PW. Shapes and paddings are uniforms.
 #define OWT ((OUT_W + PW - 1) / PW)
 #define NCOL ((PW - 1) * SW + (KW - 1) * DW + 1)
 

@@ -10,7 +10,10 @@
 // Summation follows TF.js cpu, because deep models amplify a different rounding per output
 // (blazepose-lite's segmentation logits reach +-800 before a Sigmoid): Conv2D adds one product at a
 // time in k order, each exact and rounded once into the fp32 sum (JS multiplies in double);
-// MatMul sums 48 products in double, then adds that into the fp32 result. Where fma() rounds once
+// MatMul sums 48 products in double, then adds that into the fp32 result.
+// Specialised by #define: CONV, and for CONV the window and the shapes (KernelCall::static_shapes),
+// as its implicit im2col divides by them for every element it stages. MatMul's shapes are
+// uniforms. Where fma() rounds once
 // (GPUs) a sequential fma gives the per-step rounding; where it does not (llvmpipe lowers it to a
 // multiply and an add) doubles do.
 shared vec4 sa[32][4];

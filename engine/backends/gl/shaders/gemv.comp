@@ -5,7 +5,8 @@
 // Summation is gemm_tiled.comp's for MatMul, so results are the same bit for bit: where fma()
 // rounds once, one product at a time; otherwise exact products summed in double by blocks of 48
 // (12 texels of K), each block then added into the fp32 result.
-#define M OUT_W
+// Specialised by #define: M (the rows, <= 4), which sizes the accumulator arrays; shapes are
+// uniforms.
 #define K_TEXELS IN0_C4
 
 void main() {

@@ -3,7 +3,7 @@
 // Products without transposes take gemm_tiled.comp (or gemv.comp); this one sums as they do, so a
 // transposed operand gives the same bits: where fma() rounds once, one product at a time; otherwise
 // exact products summed in double by blocks of 48 (TF.js cpu's MatMul), each block then added into
-// the fp32 result.
+// the fp32 result. Specialised by #define: TA and TB; K and the shapes are uniforms.
 #define K4 ((K + 3) / 4)
 
 #if TA

@@ -2,6 +2,7 @@
 // conv_direct.comp reads, one texel per (row, output slice): texel (x = s, y = r) with
 // r = tap * ICP + ci (tap = kh * KW + kw, ICP = IC rounded up to 4) holds
 // filter[kh][kw][ci][4s .. 4s + 3]; zeros past IC and past OC (the texture is OC4P slices wide).
+// KW, ICP and the shapes are uniforms.
 void main() {
   int n, r, s, z;
   if (!out_texel(n, r, s, z)) return;

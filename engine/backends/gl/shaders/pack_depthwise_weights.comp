@@ -1,6 +1,7 @@
 // Copies a DepthwiseConv2dNative filter [KH][KW][C][1] (in0: n = kh, h = kw, w = c, one lane)
 // into the texture depthwise_direct.comp reads: texel (x = s, y = tap) holds
-// filter[kh][kw][4s .. 4s + 3][0] (tap = kh * KW + kw), zeros past C.
+// filter[kh][kw][4s .. 4s + 3][0] (tap = kh * KW + kw), zeros past C. KW and the shapes are
+// uniforms.
 void main() {
   int n, tap, s, z;
   if (!out_texel(n, tap, s, z)) return;

@@ -1,4 +1,5 @@
 // MaxPool / AvgPool (NHWC). AVG divides by the number of window elements inside the input, as TF.
+// Specialised by #define: AVG and the window but its paddings; shapes and paddings are uniforms.
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;

@@ -1,4 +1,5 @@
 // ResizeBilinear (NHWC) with TF's align_corners / half_pixel_centers source coordinates.
+// Specialised by #define: HALF_PIXEL; the ratios and shapes are uniforms.
 vec3 axis(int i, int size, float ratio) {
 #if HALF_PIXEL
   float src = ratio * (float(i) + 0.5) - 0.5;
