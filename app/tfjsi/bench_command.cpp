@@ -10,6 +10,7 @@
 
 #include "args.h"
 #include "backends/gl/gl_backend.h"
+#include "backends/xnnpack/xnnpack_backend.h"
 #include "commands.h"
 #include "core/error.h"
 #include "engine_setup.h"
@@ -17,6 +18,7 @@
 #include "model_arg.h"
 #include "process_memory.h"
 #include "progress_line.h"
+#include "run_report.h"
 #include "runtime/profiler.h"
 #include "safe_output.h"
 
@@ -45,6 +47,7 @@ int bench_command(std::span<const std::string> argv) {
   const int runs = args.int_value("runs", 20, 1, 100000);
   auto engine = make_engine(args);
   auto* gl = dynamic_cast<gl::GlBackend*>(&engine->backend());
+  auto* xnn = dynamic_cast<xnnpack::XnnpackBackend*>(&engine->backend());
 
   const LoadedModel m = load_model(args.positional()[0]);
   gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
@@ -111,6 +114,21 @@ int bench_command(std::span<const std::string> argv) {
     const auto* cache = gl->programs();
     j["cache_hit"] = cache && cache->stats().disk_loaded > 0 && cache->stats().compiled == 0;
   }
+  if (xnn) {
+    // Partitions run as XNNPACK subgraph runtimes (flag xnnpack.subgraph); the rest node by node.
+    nlohmann::json p = partition_report(m.graph, executor.plan());
+    const auto& s = xnn->runtimes().stats();
+    p["enabled"] = engine->flags().get_bool("xnnpack.subgraph") && engine->flags().get_bool("fuse");
+    p["runtimes_created"] = s.created;
+    p["runtimes_pooled"] = s.pooled;  // on the thread pool; the rest on the calling thread alone
+    p["runtimes_single_thread"] = s.single;
+    p["runtimes_refused"] = s.refused;
+    p["partition_runs"] = s.runs;
+    // This XNNPACK (Debian's 2022 snapshot) has no xnn_get_runtime_profiling_info: a profile
+    // times each partition as a whole, on its first node; the others report as fused into it.
+    p["profile_timing"] = "per_partition";
+    j["xnnpack"] = p;
+  }
   if (args.flag("profile")) {
     nlohmann::json ops = nlohmann::json::array();
     for (const auto& o : profiler.by_op())
@@ -154,6 +172,17 @@ int bench_command(std::span<const std::string> argv) {
     std::cout << "  gl: compile " << j["compile_ms"].get<double>() << " ms, upload "
               << j["upload_ms"].get<double>() << " ms, disk cache "
               << (j["cache_hit"].get<bool>() ? "hit" : "miss") << '\n';
+  if (j.contains("xnnpack")) {
+    const auto& p = j["xnnpack"];
+    std::cout << "  xnnpack: " << p["nodes_in_partitions"].get<int>() << " nodes in "
+              << p["partitions"].get<std::size_t>() << " subgraph partitions"
+              << (p["enabled"].get<bool>() ? "" : " (not used: flag xnnpack.subgraph or fuse off)")
+              << ", " << p["nodes_outside"].get<int>() << " node by node, "
+              << p["fallbacks"].get<std::size_t>()
+              << " on cpu; runtimes: " << p["runtimes_pooled"].get<std::int64_t>()
+              << " on the pool, " << p["runtimes_single_thread"].get<std::int64_t>()
+              << " single-threaded\n";
+  }
   if (j.contains("profile")) {
     std::cout << "  per op (ms per run):\n";
     for (const auto& o : j["profile"]["ops"]) {

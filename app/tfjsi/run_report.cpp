@@ -60,4 +60,28 @@ nlohmann::json placement(const graph::Graph& graph, const runtime::Plan& plan) {
           {"fused_nodes", plan.fusions}};
 }
 
+nlohmann::json partition_report(const graph::Graph& graph, const runtime::Plan& plan) {
+  int inside = 0, outside = 0;
+  std::map<std::string, int> outside_ops;
+  nlohmann::json sizes = nlohmann::json::array();
+  for (const auto& p : plan.partitions) {
+    sizes.push_back(p.nodes.size());
+    inside += static_cast<int>(p.nodes.size());
+  }
+  for (int i : plan.order) {
+    const auto& n = plan.nodes[static_cast<std::size_t>(i)];
+    if (n.executor_op || n.fallback || !n.backend || n.partition >= 0 ||
+        std::string_view(n.backend->name()) != plan.backend)
+      continue;
+    ++outside;
+    ++outside_ops[graph.nodes[static_cast<std::size_t>(i)].op];
+  }
+  return {{"partitions", plan.partitions.size()},
+          {"nodes_in_partitions", inside},
+          {"nodes_outside", outside},
+          {"outside_ops", outside_ops},
+          {"fallbacks", plan.fallbacks.size()},
+          {"partition_sizes", sizes}};
+}
+
 }  // namespace tfjsi::cli

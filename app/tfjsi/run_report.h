@@ -16,4 +16,8 @@ nlohmann::json tensor_stats(const HostTensor& t);
 // warnings, segments and sync points.
 nlohmann::json placement(const graph::Graph& graph, const runtime::Plan& plan);
 
+// The plan's partitions (runs of nodes the backend takes as one unit: XNNPACK subgraph
+// runtimes): how many, the nodes inside them, and the backend's nodes left outside by op.
+nlohmann::json partition_report(const graph::Graph& graph, const runtime::Plan& plan);
+
 }  // namespace tfjsi::cli

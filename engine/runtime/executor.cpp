@@ -32,6 +32,10 @@ std::string input_shapes(std::span<const Value* const> in) {
   return s.empty() ? s : s + ")";
 }
 
+Tensor tensor_of(const std::optional<Value>& v) {
+  return v && v->is_tensor() ? v->tensor : Tensor();
+}
+
 void dispose_value(std::optional<Value>& v) {
   if (v && v->is_tensor()) v->tensor.dispose();
   v.reset();
@@ -97,10 +101,18 @@ class Run {
   const RunStats& stats() const { return stats_; }
 
   std::vector<Value> execute() {
-    if (plan_.dynamic)
+    if (plan_.dynamic) {
       execute_dynamic();
-    else
-      for (int i : plan_.order) execute_node(i, 0);
+    } else {
+      for (int i : plan_.order) {
+        // A partition runs where its last node stands; declined, its nodes run one by one there.
+        const int part = fuse_ ? plan_.nodes[i].partition : -1;
+        if (part < 0)
+          execute_node(i, 0);
+        else if (plan_.partitions[part].nodes.back() == i && !run_partition(part))
+          for (int n : plan_.partitions[part].nodes) execute_node(n, 0);
+      }
+    }
     std::vector<Value> out;
     for (const auto& ref : plan_.outputs) {
       std::optional<Value>* v = lookup(ref.node, ref.output, 0, nullptr);
@@ -323,27 +335,15 @@ class Run {
     if (event.backend == "fused") event.fused_into = &g_.nodes[pn.fused_into];
 
     if (observed) {
-      for (const auto& v : outs) out_tensors.push_back(v && v->is_tensor() ? v->tensor : Tensor());
+      for (const auto& v : outs) out_tensors.push_back(tensor_of(v));
       for (Observer* o : e_.observers()) o->after_kernel(event);
       if (debug_) debug_->after_kernel(event);
       for (std::size_t k = 0; k < outs.size(); ++k)
         if (outs[k] && outs[k]->is_tensor()) outs[k]->tensor = out_tensors[k];
     }
 
-    // Store, then drop what no one will read.
     ctxs_.at(ctx).ran.push_back(i);
-    auto [slot_it, new_slot] = slots_.try_emplace({i, store});
-    if (new_slot) ctxs_.at(store).stored.push_back(i);
-    Slot& slot = slot_it->second;
-    slot.outs = std::move(outs);
-    slot.live = slot.outs.empty();
-    for (const auto& v : slot.outs) slot.live = slot.live || v.has_value();
-    slot.remaining = pn.uses;
-    slot.remaining.resize(std::max(slot.remaining.size(), slot.outs.size()), 0);
-    if (slot.outs.size() < pn.uses.size()) slot.outs.resize(pn.uses.size());
-    for (std::size_t k = 0; k < slot.outs.size(); ++k)
-      if (slot.remaining[k] == 0) dispose_value(slot.outs[k]);
-
+    store_outputs(i, store, std::move(outs));
     // This node has read its inputs: the ones made in this same context lose a consumer.
     for (std::size_t k = 0, used = 0; k < node.inputs.size() && used < in.size(); ++k) {
       const auto& ref = node.inputs[k];
@@ -361,6 +361,71 @@ class Run {
       }
     }
     return next;
+  }
+
+  // Stores node i's outputs in context `store`; drops what no one will read.
+  void store_outputs(int i, int store, std::vector<std::optional<Value>> outs) {
+    auto [slot_it, new_slot] = slots_.try_emplace({i, store});
+    if (new_slot) ctxs_.at(store).stored.push_back(i);
+    Slot& slot = slot_it->second;
+    slot.outs = std::move(outs);
+    slot.live = slot.outs.empty();
+    for (const auto& v : slot.outs) slot.live = slot.live || v.has_value();
+    slot.remaining = plan_.nodes[i].uses;
+    slot.remaining.resize(std::max(slot.remaining.size(), slot.outs.size()), 0);
+    slot.outs.resize(std::max(slot.outs.size(), slot.remaining.size()));
+    for (std::size_t k = 0; k < slot.outs.size(); ++k)
+      if (slot.remaining[k] == 0) dispose_value(slot.outs[k]);
+  }
+
+  // Runs a partition as one unit, false if declined. Observers hear of each node: the first with
+  // the partition's time, the rest as run inside it ("fused"); inner values have no tensor.
+  bool run_partition(int part) {
+    const Partition& p = plan_.partitions[part];
+    Backend& b = *plan_.nodes[p.nodes.front()].backend;
+    std::vector<TensorView> views;
+    for (const auto& ref : p.inputs) {
+      std::optional<Value>* v = lookup(ref.node, ref.output, 0, nullptr);
+      if (!v || !*v || !(*v)->is_tensor()) return false;
+      views.push_back(e_.view_on((*v)->tensor, b));
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    auto result = dynamic_cast<PartitionRunner&>(b).run_partition(
+        g_, p, views, RunContext{e_.pool(), e_.flags()});
+    if (!result) return false;
+    const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - t0;
+    // Outputs go straight into their slots, which the run disposes whatever happens next.
+    for (std::size_t k = 0; k < p.outputs.size(); ++k) {
+      const auto& [node, output] = p.outputs[k];
+      auto [slot_it, new_slot] = slots_.try_emplace({node, 0});
+      if (new_slot) ctxs_.at(0).stored.push_back(node);
+      auto& outs = slot_it->second.outs;
+      outs.resize(std::max(outs.size(), plan_.nodes[node].uses.size()));
+      outs[output] = Value{e_.adopt(b, result->at(k), g_.nodes[node].name), {}, {}};
+    }
+    for (int i : p.nodes) {
+      const graph::Node& node = g_.nodes[i];
+      std::vector<Tensor> in_tensors, out_tensors;
+      for (const auto& ref : node.inputs)  // all made: outside ones checked above, the rest here
+        in_tensors.push_back(tensor_of(*lookup(ref.node, ref.output, 0, nullptr)));
+      auto [slot_it, new_slot] = slots_.try_emplace({i, 0});
+      if (new_slot) ctxs_.at(0).stored.push_back(i);
+      auto& outs = slot_it->second.outs;
+      for (const auto& v : outs) out_tensors.push_back(tensor_of(v));
+      const bool first = i == p.nodes.front();
+      KernelEvent event{e_, node, first ? b.name() : "fused", in_tensors, out_tensors};
+      event.ms = first ? ms.count() : 0;
+      if (!first) event.fused_into = &g_.nodes[p.nodes.front()];
+      for (Observer* o : e_.observers()) o->before_kernel(event), o->after_kernel(event);
+      if (debug_) debug_->after_kernel(event);
+      ctxs_.at(0).ran.push_back(i);
+      store_outputs(i, 0, std::move(outs));
+      for (const auto& ref : node.inputs) {
+        Slot& src = slots_.at({ref.node, 0});
+        if (--src.remaining[ref.output] == 0) dispose_value(src.outs[ref.output]);
+      }
+    }
+    return true;
   }
 
   // `ran_on` becomes "cpu" when a backend kernel failed and cpu ran the node instead.

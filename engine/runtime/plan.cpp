@@ -24,6 +24,49 @@ std::vector<const graph::TensorInfo*> input_infos(const graph::Graph& graph,
   return v;
 }
 
+// The backend's partitions (Backend::partition), kept when they hold only its own plain nodes
+// (no fusion, fallback or control edge) and nothing but weights stands between their nodes in
+// `order`, with what each reads from outside and makes for outside.
+void add_partitions(const graph::Graph& graph, Plan& plan, Backend& active) {
+  std::vector<int> pos(graph.nodes.size(), -1);
+  for (int k = 0; k < static_cast<int>(plan.order.size()); ++k) pos[plan.order[k]] = k;
+  const auto* runner = dynamic_cast<const PartitionRunner*>(&active);
+  if (!runner) return;
+  for (auto& nodes : runner->partition(graph, plan)) {
+    if (nodes.empty()) continue;
+    bool ok = true;
+    for (std::size_t k = 0; ok && k < nodes.size(); ++k) {
+      const int i = nodes[k];
+      ok = i >= 0 && i < static_cast<int>(graph.nodes.size()) && pos[i] >= 0 &&
+           plan.nodes[i].backend == &active && !plan.nodes[i].fallback &&
+           !plan.nodes[i].executor_op && plan.nodes[i].partition < 0 && !plan.nodes[i].fused &&
+           plan.nodes[i].fused_into < 0 && graph.nodes[i].control_inputs.empty() &&
+           (k == 0 || pos[i] > pos[nodes[k - 1]]);
+    }
+    std::vector<char> inside(graph.nodes.size(), 0);
+    for (int i : nodes) inside[i] = ok ? 1 : 0;
+    for (int k = ok ? pos[nodes.front()] : 0; ok && k < pos[nodes.back()]; ++k)
+      ok = inside[plan.order[k]] || graph.nodes[plan.order[k]].op == "Const";
+    if (!ok) continue;
+    Partition p;
+    p.nodes = nodes;
+    for (int i : nodes)
+      for (const auto& in : graph.nodes[i].inputs)
+        if (!inside[in.node] && std::find(p.inputs.begin(), p.inputs.end(), in) == p.inputs.end())
+          p.inputs.push_back(in);
+    for (int i : nodes)
+      for (int out = 0; out < static_cast<int>(plan.nodes[i].uses.size()); ++out) {
+        bool outside = plan.nodes[i].last_use[out] == INT_MAX;
+        for (int c : plan.nodes[i].consumers)
+          for (const auto& in : graph.nodes[c].inputs)
+            outside = outside || (!inside[c] && in.node == i && in.output == out);
+        if (outside) p.outputs.push_back({i, out});
+      }
+    for (int i : nodes) plan.nodes[i].partition = static_cast<int>(plan.partitions.size());
+    plan.partitions.push_back(std::move(p));
+  }
+}
+
 }  // namespace
 
 Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Precision precision,
@@ -159,6 +202,8 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
     }
     if (took) p.fused = std::move(kernel);
   }
+
+  if (!plan.dynamic) add_partitions(graph, plan, active);
 
   // Where each node's result lives, for segments and sync points. Executor ops that forward keep
   // their input's place; the others work on the host.

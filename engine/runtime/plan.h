@@ -10,6 +10,7 @@
 
 #include "graph/ir.h"
 #include "runtime/engine.h"
+#include "runtime/partition.h"
 
 namespace tfjsi::runtime {
 
@@ -33,6 +34,8 @@ struct PlanNode {
   std::optional<graph::Node> fused;
   int fused_into = -1;
   int fused_through = -1;
+  // Index in Plan::partitions of the partition this node runs in (Backend::partition), or -1.
+  int partition = -1;
 };
 
 struct Fallback {
@@ -58,6 +61,9 @@ struct Plan {
   std::vector<Segment> segments;
   int sync_points = 0;  // kernel inputs that come from another backend
   int fusions = 0;      // nodes that may run inside the kernel of a node before them
+  // Runs of nodes the backend takes as one unit (XNNPACK subgraph runtimes), when no observer
+  // needs every node's output and the backend does not decline at run time.
+  std::vector<Partition> partitions;
 };
 
 // Throws ModelError listing every op that no backend (not even cpu) can run.

@@ -63,13 +63,16 @@ std::string_view to_string(Path p) {
       return "view";
     case Path::CpuKernel:
       return "cpu_kernel";
+    case Path::Subgraph:
+      return "subgraph";
   }
   return "not_run";
 }
 
 XnnpackBackend::~XnnpackBackend() {
-  // Operators go before the library they belong to.
+  // Operators and runtimes go before the library they belong to.
   cache_.clear();
+  runtimes_.clear();
   if (initialized_) xnn_deinitialize();
 }
 
@@ -86,6 +89,47 @@ void XnnpackBackend::start() {
         std::string("xnn_initialize failed: ") + status_name(s) +
             (s == xnn_status_unsupported_hardware ? " (this CPU lacks what XNNPACK needs)" : "")};
   }
+}
+
+void XnnpackBackend::declare_flags(runtime::Flags& flags) {
+  flags.define("xnnpack.subgraph", true,
+               "run runs of xnnpack nodes as XNNPACK subgraph runtimes (false: operator by "
+               "operator)");
+}
+
+std::vector<std::vector<int>> XnnpackBackend::partition(const graph::Graph& graph,
+                                                        const runtime::Plan& plan) const {
+  // Inputs with unknown dims (a batch of -1) are planned as fed by default (1); other shapes
+  // make run_partition decline, and the nodes run one by one.
+  auto copy = with_static_inputs(graph);
+  auto parts = partition_plan(graph, copy ? *copy : graph, plan, *this);
+  if (shaped_.size() > 16) shaped_.clear();  // graphs of models long closed
+  if (copy)
+    shaped_[&graph] = std::move(copy);
+  else
+    shaped_.erase(&graph);
+  return parts;
+}
+
+std::optional<std::vector<runtime::TensorView>> XnnpackBackend::run_partition(
+    const graph::Graph& graph, const runtime::Partition& partition,
+    std::span<const runtime::TensorView> inputs, const runtime::RunContext& ctx) {
+  start();
+  if (!initialized_ || !ctx.flags.get_bool("xnnpack.subgraph")) return std::nullopt;
+  const graph::Graph* shapes = &graph;
+  const int first = partition.nodes.front();
+  if (auto it = shaped_.find(&graph); it != shaped_.end() &&
+                                      it->second->nodes.size() == graph.nodes.size() &&
+                                      it->second->nodes[first].name == graph.nodes[first].name)
+    shapes = it->second.get();
+  auto out = runtimes_.run(graph, *shapes, partition, inputs, ctx.pool);
+  if (out)
+    for (int i : partition.nodes) paths_[&graph.nodes[i]] = Path::Subgraph;
+  return out;
+}
+
+void XnnpackBackend::end_run() {
+  if (runtimes_.size() > 256) runtimes_.prune();
 }
 
 runtime::Availability XnnpackBackend::availability() {
@@ -197,7 +241,8 @@ runtime::BackendMemory XnnpackBackend::memory() const {
   runtime::BackendMemory m;
   m.bytes = cache_.weight_bytes();
   m.details = std::to_string(cache_.size()) + " cached XNNPACK operators, about " +
-              std::to_string(m.bytes / 1024) + " KB of packed weights";
+              std::to_string(m.bytes / 1024) + " KB of packed weights; " +
+              std::to_string(runtimes_.size()) + " XNNPACK subgraph runtimes";
   return m;
 }
 

@@ -6,14 +6,17 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "backends/xnnpack/operator_cache.h"
+#include "backends/xnnpack/subgraph_runtime.h"
 #include "runtime/backend.h"
 #include "runtime/host_data.h"
+#include "runtime/partition.h"
 
 namespace tfjsi::xnnpack {
 
@@ -32,8 +35,9 @@ enum class Path {
   Xnnpack,    // through XNNPACK operators (or the backend's own depthwise kernel)
   View,       // no work: the output shares the input's buffer (Reshape, Squeeze, ExpandDims)
   CpuKernel,  // through a cpu kernel on the same host buffers
+  Subgraph,   // inside a partition's XNNPACK subgraph runtime
 };
-std::string_view to_string(Path p);  // "not_run", "xnnpack", "view", "cpu_kernel"
+std::string_view to_string(Path p);  // "not_run", "xnnpack", "view", "cpu_kernel", "subgraph"
 
 struct XnnStats {
   std::int64_t native_runs = 0, view_runs = 0, cpu_kernel_runs = 0;
@@ -41,7 +45,7 @@ struct XnnStats {
   std::int64_t pads = 0;    // borrowed buffers copied to get XNN_EXTRA_BYTES of slack
 };
 
-class XnnpackBackend final : public runtime::Backend {
+class XnnpackBackend final : public runtime::Backend, public runtime::PartitionRunner {
  public:
   XnnpackBackend() = default;
   ~XnnpackBackend() override;
@@ -51,6 +55,8 @@ class XnnpackBackend final : public runtime::Backend {
   std::string_view name() const override { return "xnnpack"; }
   int priority() const override { return 200; }
   runtime::Availability availability() override;
+  // xnnpack.subgraph: partitions run as XNNPACK subgraph runtimes (else operator by operator).
+  void declare_flags(runtime::Flags& flags) override;
 
   // Every node a cpu kernel exists for: what XNNPACK lacks runs through that kernel here.
   bool supports(const graph::Node& node) const override;
@@ -60,6 +66,14 @@ class XnnpackBackend final : public runtime::Backend {
                                        std::span<const runtime::TensorView> inputs,
                                        const runtime::RunContext& ctx) override;
   runtime::BackendMemory memory() const override;
+  // Runs of nodes a subgraph takes (subgraph_runtime.h), each run as one XNNPACK runtime.
+  std::vector<std::vector<int>> partition(const graph::Graph& graph,
+                                          const runtime::Plan& plan) const override;
+  std::optional<std::vector<runtime::TensorView>> run_partition(
+      const graph::Graph& graph, const runtime::Partition& partition,
+      std::span<const runtime::TensorView> inputs, const runtime::RunContext& ctx) override;
+  void end_run() override;
+  void trim_caches() override { runtimes_.clear(); }
 
   // Whether the node is expected to run through an XNNPACK operator (or as a view): its op has
   // one and its attributes and known dtypes fit it. Shapes and input values decide at run time;
@@ -72,6 +86,8 @@ class XnnpackBackend final : public runtime::Backend {
   void reset_stats() { stats_ = {}; }
   OperatorCache& cache() { return cache_; }
   const OperatorCache& cache() const { return cache_; }
+  SubgraphRuntimes& runtimes() { return runtimes_; }
+  const SubgraphRuntimes& runtimes() const { return runtimes_; }
 
  private:
   void start();
@@ -80,6 +96,9 @@ class XnnpackBackend final : public runtime::Backend {
   bool initialized_ = false;
   runtime::Availability availability_;
   OperatorCache cache_;
+  SubgraphRuntimes runtimes_;
+  // Per graph with inputs of unknown dims: a copy with them static, for partitions' shapes.
+  mutable std::map<const graph::Graph*, std::unique_ptr<graph::Graph>> shaped_;
   XnnStats stats_;
   std::unordered_map<const graph::Node*, Path> paths_;
 };

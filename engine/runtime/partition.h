@@ -1,0 +1,43 @@
+// Partitions: runs of consecutive nodes (in plan order, with only weights between them) that one
+// backend runs as one unit, as TFLite's delegates take partitions (XNNPACK's subgraph runtimes).
+// A backend that does so implements PartitionRunner beside Backend; the plan asks it for its
+// partitions once, and the executor runs each where its last node stands, so everything the
+// partition reads from outside is made by then. Observers hear of every node of it: the first
+// with the partition's time, the others as backend "fused" with fused_into naming the first.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "graph/ir.h"
+#include "runtime/backend.h"
+
+namespace tfjsi::runtime {
+
+struct Plan;
+
+struct Partition {
+  std::vector<int> nodes;                 // node indices, in plan order
+  std::vector<graph::TensorRef> inputs;   // values it reads from outside (weights too), each once
+  std::vector<graph::TensorRef> outputs;  // values of its nodes read outside it or requested
+};
+
+class PartitionRunner {
+ public:
+  virtual ~PartitionRunner() = default;
+  // Runs of consecutive nodes of `plan` (each a list of node indices in plan order) this backend
+  // runs as one unit. Asked once per plan, after fusion; only nodes the plan gives this backend
+  // (not fused, not fallbacks) may be in one.
+  virtual std::vector<std::vector<int>> partition(const graph::Graph& graph,
+                                                  const Plan& plan) const = 0;
+  // Runs a partition: `inputs` in Partition::inputs order, one view per Partition::outputs back.
+  // nullopt declines this time (a flag, shapes other than planned, a refusal of the library):
+  // the executor then runs its nodes one by one. Throws like Backend::run().
+  virtual std::optional<std::vector<TensorView>> run_partition(const graph::Graph& graph,
+                                                               const Partition& partition,
+                                                               std::span<const TensorView> inputs,
+                                                               const RunContext& ctx) = 0;
+};
+
+}  // namespace tfjsi::runtime
