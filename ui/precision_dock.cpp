@@ -242,9 +242,10 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   table_->setSortingEnabled(true);
   split->addWidget(scroll);
   split->addWidget(table_);
-  split->setStretchFactor(0, 5);
-  split->setStretchFactor(1, 6);
-  split->setSizes({500, 700});  // scaled to the width the dock gets
+  // Half each: at 1280x800 the summary's option rows then fit without cutting its lines.
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
+  split->setSizes({600, 600});  // scaled to the width the dock gets
   connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
     if (auto* it = table_->item(row, kNode)) activate_node(it->text());
   });
