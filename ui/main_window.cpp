@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -14,6 +15,7 @@
 #include <QMimeData>
 #include <QPainter>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
@@ -50,6 +52,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setAcceptDrops(true);
   // Sized first: the docks' sizes set below are then kept rather than scaled from a default size.
   place_window();
+  // The left column (Model, Run) runs down to the status bar: the Precision dock, which grows
+  // after a check, takes its height from the graph and the panels on the right, never from
+  // the Model dock.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
 
   graph_view_ = new viewers::GraphView(this);
   graph_view_->setObjectName("graphView");
@@ -109,6 +116,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   build_run_menu();
   build_panels();
   install_precision_dock(*this);  // after build_menus(): it lists itself in the View menu
+  precision_dock_ = findChild<PrecisionDock*>(QStringLiteral("precisionDock"));
+  connect_colour_choice();
 }
 
 QRect MainWindow::initial_geometry(const QRect& available) {
@@ -142,13 +151,17 @@ MainWindow::~MainWindow() {
 void MainWindow::build_menus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open..."), this, [this] {
-    QString path = QFileDialog::getOpenFileName(this, tr("Open a TF.js model"), QString(),
+    QString path = QFileDialog::getOpenFileName(this, tr("Open a TF.js model"), last_model_folder(),
                                                 tr("TF.js model (*.json);;All files (*)"));
     if (!path.isEmpty()) open_model(path);
   });
   open->setShortcut(QKeySequence::Open);
   file->addAction(tr("Open &Folder..."), this, [this] {
-    QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder holding model.json"));
+    // From the folder that holds the last model's folder: its neighbours are the likely next.
+    const QString last = last_model_folder();
+    QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open a folder holding model.json"),
+        last.isEmpty() ? QString() : QFileInfo(last).absolutePath());
     if (!dir.isEmpty()) open_model(dir);
   });
   recent_menu_ = file->addMenu(tr("Open &Recent"));
@@ -186,6 +199,22 @@ void MainWindow::build_menus() {
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
+QString MainWindow::last_model_folder() const {
+  if (model_) return QString::fromStdString(model_->bundle.model_json.parent_path().string());
+  const QStringList files = recent_.list();
+  return files.isEmpty() ? QString() : QFileInfo(files.front()).absolutePath();
+}
+
+QString MainWindow::model_display_name() const {
+  if (!model_) return QString();
+  const QFileInfo json(QString::fromStdString(model_->bundle.model_json.string()));
+  // Every converted bundle's file is model.json: its folder's name is what tells them apart.
+  if (json.fileName().compare(QStringLiteral("model.json"), Qt::CaseInsensitive) == 0 &&
+      !json.absoluteDir().dirName().isEmpty())
+    return json.absoluteDir().dirName();
+  return json.completeBaseName();
+}
+
 void MainWindow::rebuild_recent_menu() {
   recent_menu_->clear();
   const QStringList files = recent_.list();
@@ -218,14 +247,22 @@ void MainWindow::on_loaded(LoadedModelPtr model) {
   const QString path = QString::fromStdString(model_->bundle.model_json.string());
   recent_.add(path);
   rebuild_recent_menu();
-  setWindowTitle(tr("%1 - TF.js Inspector").arg(QFileInfo(path).fileName()));
+  setWindowTitle(tr("%1 - TF.js Inspector").arg(model_display_name()));
+  setWindowFilePath(path);
   model_dock_->show_summary(model_->summary);
   properties_dock_->set_model(model_);
+  // Every per-model panel starts afresh (the Memory, Profile and Precision docks on modelOpened):
+  // a run time, a search or a verdict of the last model would read as this one's.
+  run_status_->clear();
+  graph_view_->set_find_text(QString());
   graph_view_->set_graph(model_->graph);
   run_dock_->set_model(model_);
   outputs_dock_->set_model(model_);
   last_result_.reset();
   graph_view_->clear_node_colouring();
+  colour_follows_run_ = true;
+  run_dock_->show_graph_colour(GraphColour::OpFamily);
+  run_dock_->set_fp16_colours_enabled(false);
   status_->setText(tr("Loaded %1 in %2 ms: %3 nodes")
                        .arg(path)
                        .arg(model_->load_ms, 0, 'f', 0)
@@ -281,7 +318,10 @@ void MainWindow::build_run_side() {
   connect(run_dock_, &RunDock::settingsChanged, this, [this] {
     if (run_dock_->rerun_box()->isChecked() && last_result_ && !running_) run_model(false);
   });
-  connect(run_dock_, &RunDock::graphColourChanged, this, &MainWindow::colour_graph);
+  connect(run_dock_, &RunDock::graphColourChanged, this, [this] {
+    colour_follows_run_ = false;  // the user chose
+    colour_graph();
+  });
   connect(graph_view_, &viewers::GraphView::nodeSelected, outputs_dock_, [this](int n) {
     if (n >= 0 && model_ && n < static_cast<int>(model_->graph->nodes.size()))
       outputs_dock_->show_node(model_->graph->nodes[static_cast<std::size_t>(n)].name);
@@ -353,12 +393,39 @@ void MainWindow::on_run_finished(RunResultPtr result) {
                            .arg(result->run_ms, 0, 'f', 2)
                            .arg(where, result->benchmark ? tr(" (median)") : QString()));
   status_->setText(tr("Done"));
+  if (colour_follows_run_ && run_dock_->graph_colour() == GraphColour::OpFamily)
+    run_dock_->show_graph_colour(GraphColour::Backend);
   colour_graph();
   emit runFinished(result);
 }
 
+void MainWindow::connect_colour_choice() {
+  if (!precision_dock_) return;
+  connect(this, &MainWindow::checkFinished, run_dock_, [this](const Fp16CheckResultPtr& r) {
+    run_dock_->set_fp16_colours_enabled(r != nullptr);
+  });
+  // The panel's buttons colour the graph themselves: the choice then says what they did.
+  connect(precision_dock_->colour_status_button(), &QPushButton::clicked, this, [this] {
+    colour_follows_run_ = false;
+    run_dock_->show_graph_colour(GraphColour::Fp16Status);
+  });
+  connect(precision_dock_->colour_error_button(), &QPushButton::clicked, this, [this] {
+    colour_follows_run_ = false;
+    run_dock_->show_graph_colour(GraphColour::Fp16Error);
+  });
+}
+
 void MainWindow::colour_graph() {
   const GraphColour mode = run_dock_->graph_colour();
+  if (mode == GraphColour::Fp16Status || mode == GraphColour::Fp16Error) {
+    if (precision_dock_ && precision_dock_->last_result()) {
+      if (mode == GraphColour::Fp16Status)
+        precision_dock_->colour_by_status();
+      else
+        precision_dock_->colour_by_error();
+    }
+    return;
+  }
   if (!last_result_ || mode == GraphColour::OpFamily) {
     graph_view_->clear_node_colouring();
     return;
@@ -464,21 +531,30 @@ void MainWindow::on_failed(const QString& path, const QString& message) {
 }
 
 void MainWindow::export_png() {
-  QString file = QFileDialog::getSaveFileName(this, tr("Export graph as PNG"), "graph.png",
+  QString file = QFileDialog::getSaveFileName(this, tr("Export graph as PNG"), export_name("png"),
                                               tr("PNG image (*.png)"));
   if (file.isEmpty()) return;
+  last_export_dir_ = QFileInfo(file).absolutePath();
   try {
-    graph_view_->export_png(file);
-    status_->setText(tr("Saved %1").arg(file));
+    const QString note = graph_view_->export_png(file);
+    status_->setText(note.isEmpty() ? tr("Saved %1").arg(file)
+                                    : tr("Saved %1, %2").arg(file, note));
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
   }
 }
 
+QString MainWindow::export_name(const QString& suffix) const {
+  const QString name = model_ ? model_display_name() : QStringLiteral("graph");
+  return QDir(last_export_dir_.isEmpty() ? QDir::currentPath() : last_export_dir_)
+      .filePath(name + "." + suffix);
+}
+
 void MainWindow::export_svg() {
-  QString file = QFileDialog::getSaveFileName(this, tr("Export graph as SVG"), "graph.svg",
+  QString file = QFileDialog::getSaveFileName(this, tr("Export graph as SVG"), export_name("svg"),
                                               tr("SVG image (*.svg)"));
   if (file.isEmpty()) return;
+  last_export_dir_ = QFileInfo(file).absolutePath();
   try {
     graph_view_->export_svg(file);
     status_->setText(tr("Saved %1").arg(file));
@@ -488,11 +564,18 @@ void MainWindow::export_svg() {
 }
 
 void MainWindow::about() {
-  QMessageBox::about(this, tr("About TF.js Inspector"),
-                     tr("<b>TF.js Inspector %1</b><p>Opens TensorFlow.js model bundles and shows "
-                        "their graph, ops, shapes and weights.</p><p>Graph layout by Graphviz, "
-                        "canvas by Dear ImGui, windows by Qt %2.</p>")
-                         .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+  QMessageBox::about(
+      this, tr("About TF.js Inspector"),
+      tr("<b>TF.js Inspector %1</b><p>Opens TensorFlow.js model bundles (graph and layers "
+         "models) and shows their graph, ops, shapes, weights and quantization.</p><p>Runs them "
+         "on three backends, switched live: cpu (reference kernels), xnnpack and gl (OpenGL "
+         "compute shaders, fp32 or fp16 textures). Checks whether a model survives fp16 and "
+         "names the node that first leaves half's range; shows memory and tensor leaks per run, "
+         "where a run's time goes per node, and each output.</p><p>The same engine answers on "
+         "the command line: <tt>tfjsi</tt> (info, run, bench, check-fp16, compare, memcheck, "
+         "reduce, quantize).</p><p>Graph layout by Graphviz, canvas by Dear ImGui, windows by "
+         "Qt %2.</p>")
+          .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {

@@ -31,6 +31,7 @@ class MemoryDock;
 class ModelController;
 class ModelDock;
 class OutputsDock;
+class PrecisionDock;
 class ProfileDock;
 class PropertiesDock;
 class RunController;
@@ -55,6 +56,7 @@ class MainWindow : public QMainWindow {
   MemoryDock* memory_dock() const { return memory_dock_; }
   ProfileDock* profile_dock() const { return profile_dock_; }
   EnvDock* env_dock() const { return env_dock_; }
+  PrecisionDock* precision_dock() const { return precision_dock_; }
   // Lives on the worker thread: connect to its signals, call its slots queued only.
   RunController* run_controller() const { return run_controller_; }
 
@@ -98,12 +100,21 @@ class MainWindow : public QMainWindow {
   void on_failed(const QString& path, const QString& message);
   void export_png();
   void export_svg();
+  // The folder holding the open model's model.json, else the last opened one's (empty if none).
+  QString last_model_folder() const;
+  // How the model is named to a user: its bundle folder's name for a model.json, else the
+  // file's name without .json.
+  QString model_display_name() const;
+  // Where an export is proposed: the model's name with `suffix`, in the last export's folder.
+  QString export_name(const QString& suffix) const;
   void about();
   void build_run_side();
   void build_run_menu();
   void on_run_finished(RunResultPtr result);
   void on_run_failed(const QString& message, bool cancelled);
   void colour_graph();  // by the Run dock's choice, from the last result
+  // The Run dock's "Colour graph by" and the Precision panel's colour buttons kept in step.
+  void connect_colour_choice();
   // The Memory, Profile and Environment docks, tabbed with Outputs, and their View menu entries.
   void build_panels();
   void on_check_done();
@@ -120,6 +131,10 @@ class MainWindow : public QMainWindow {
   bool running_ = false;
   bool checking_ = false;
   RunResultPtr last_result_;
+  QString last_export_dir_;
+  // The graph shows op families until a run; the first run then colours it by backend, unless
+  // the user picked a colouring of their own.
+  bool colour_follows_run_ = true;
 
   viewers::GraphView* graph_view_ = nullptr;
   ModelDock* model_dock_ = nullptr;
@@ -129,6 +144,7 @@ class MainWindow : public QMainWindow {
   MemoryDock* memory_dock_ = nullptr;
   ProfileDock* profile_dock_ = nullptr;
   EnvDock* env_dock_ = nullptr;
+  PrecisionDock* precision_dock_ = nullptr;
   QAction* run_action_ = nullptr;
   QAction* bench_action_ = nullptr;
   QAction* cancel_action_ = nullptr;

@@ -16,21 +16,26 @@
 namespace tfjsi::ui {
 namespace {
 
-// What "the same memory" compares between two samples.
+// What "the same memory" compares between two samples: tensor and buffer counts exactly (a
+// leak adds to them), bytes within MemoryDock::kByteSlack (a backend's bookkeeping, a program
+// cache entry or a driver object, moves its byte count by a few hundred bytes without a leak).
 QString difference(const runtime::MemoryInfo& a, const runtime::MemoryInfo& b) {
+  auto moved = [](std::size_t x, std::size_t y) {
+    return (x > y ? x - y : y - x) > MemoryDock::kByteSlack;
+  };
   if (a.total.num_tensors != b.total.num_tensors)
     return QObject::tr("tensors %1 -> %2").arg(a.total.num_tensors).arg(b.total.num_tensors);
   if (a.total.num_data_buffers != b.total.num_data_buffers)
     return QObject::tr("data buffers %1 -> %2")
         .arg(a.total.num_data_buffers)
         .arg(b.total.num_data_buffers);
-  if (a.total.num_bytes != b.total.num_bytes)
+  if (moved(a.total.num_bytes, b.total.num_bytes))
     return QObject::tr("bytes %1 -> %2").arg(a.total.num_bytes).arg(b.total.num_bytes);
-  if (a.cached_bytes != b.cached_bytes)
+  if (moved(a.cached_bytes, b.cached_bytes))
     return QObject::tr("pool cache %1 -> %2 bytes").arg(a.cached_bytes).arg(b.cached_bytes);
   for (std::size_t i = 0; i < a.backends.size() && i < b.backends.size(); ++i) {
     const auto &x = a.backends[i], &y = b.backends[i];
-    if (x.use.num_bytes != y.use.num_bytes || x.extra.bytes != y.extra.bytes)
+    if (moved(x.use.num_bytes + x.extra.bytes, y.use.num_bytes + y.extra.bytes))
       return QObject::tr("%1 bytes %2 -> %3")
           .arg(QString::fromStdString(x.backend))
           .arg(x.use.num_bytes + x.extra.bytes)
@@ -92,6 +97,14 @@ MemoryDock::MemoryDock(QWidget* parent) : QDockWidget(tr("Memory"), parent) {
 
 void MemoryDock::set_model(LoadedModelPtr model) {
   model_ = std::move(model);
+  // The last model's plots, leaks and verdict say nothing about this one.
+  samples_.clear();
+  replot();
+  live_->clear();
+  live_->setToolTip({});
+  verdict_->clear();
+  verdict_->setStyleSheet({});
+  summary_->setText(tr("No samples yet"));
 }
 
 void MemoryDock::reset() {
@@ -188,7 +201,7 @@ void MemoryDock::replot() {
   counts_->set_data(std::move(counts), std::move(markers));
 }
 
-bool MemoryDock::flat_after_first_run(const std::string& backend, QString* why) const {
+std::vector<const MemorySample*> MemoryDock::latest_runs(const std::string& backend) const {
   // The latest stretch of runs on `backend` (idle samples in between do not break it).
   std::vector<const MemorySample*> runs;
   for (auto it = samples_.rbegin(); it != samples_.rend(); ++it) {
@@ -200,6 +213,11 @@ bool MemoryDock::flat_after_first_run(const std::string& backend, QString* why) 
     runs.push_back(&*it);
   }
   std::reverse(runs.begin(), runs.end());
+  return runs;
+}
+
+bool MemoryDock::flat_after_first_run(const std::string& backend, QString* why) const {
+  const auto runs = latest_runs(backend);
   if (runs.size() < 3) {
     if (why)
       *why = tr("%1 runs on %2 sampled").arg(runs.size()).arg(QString::fromStdString(backend));
@@ -224,33 +242,46 @@ void MemoryDock::update_verdict() {
     verdict_->clear();
     return;
   }
-  int n = 0;
-  for (auto it = samples_.rbegin(); it != samples_.rend(); ++it)
-    if (it->run_id) {
-      if (it->backend != last->backend) break;
-      ++n;
-    }
+  const auto runs = latest_runs(last->backend);
+  const int n = static_cast<int>(runs.size());
   const QString backend = QString::fromStdString(last->backend);
-  QString why;
+  const QString rule =
+      tr("Judged on the last two runs: tensors and data buffers equal, bytes within %1 (a "
+         "backend's bookkeeping moves a few hundred bytes).")
+          .arg(format_bytes(static_cast<double>(kByteSlack)));
   if (n < 3) {
     verdict_->setText(tr("%1 run(s) on %2: run it a few more times to see whether memory stays "
                          "flat.")
                           .arg(n)
                           .arg(backend));
     verdict_->setStyleSheet({});
-  } else if (flat_after_first_run(last->backend, &why)) {
-    verdict_->setText(tr("<b>Flat</b>: the last %1 runs on %2 after the first left the same "
-                         "%3 tensors and %4 (pool cache %5).")
-                          .arg(n - 1)
+    verdict_->setToolTip(rule);
+    return;
+  }
+  // The last run against the one before it (the first run, which allocates weight copies,
+  // programs and the pool's cache, is never one of them): a leak shows on every run, and a run
+  // that is flat again clears a verdict that one odd run turned red.
+  const MemorySample& prev = *runs[static_cast<std::size_t>(n - 2)];
+  const QString d = difference(prev.info, last->info);
+  if (d.isEmpty()) {
+    verdict_->setText(tr("<b>Flat</b>: run %1 on %2 left what run %3 left: %4 tensors, %5 "
+                         "(pool cache %6).<br><small>%7</small>")
+                          .arg(last->run_id)
                           .arg(backend)
+                          .arg(prev.run_id)
                           .arg(last->info.total.num_tensors)
                           .arg(format_bytes(static_cast<double>(last->info.total.num_bytes)),
-                               format_bytes(static_cast<double>(last->info.cached_bytes))));
+                               format_bytes(static_cast<double>(last->info.cached_bytes)), rule));
     verdict_->setStyleSheet("color: #2a7a2a;");
   } else {
-    verdict_->setText(tr("<b>Not flat</b> across the runs on %1: %2").arg(backend, why));
+    verdict_->setText(tr("<b>Not flat</b> on %1: run %2 against run %3: %4<br><small>%5</small>")
+                          .arg(backend)
+                          .arg(last->run_id)
+                          .arg(prev.run_id)
+                          .arg(d, rule));
     verdict_->setStyleSheet("color: #b02020;");
   }
+  verdict_->setToolTip(rule);
 }
 
 }  // namespace tfjsi::ui

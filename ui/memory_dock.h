@@ -24,9 +24,14 @@ class MemoryDock : public QDockWidget {
  public:
   // The series keep at most this many samples (the oldest go first).
   static constexpr std::size_t kMaxSamples = 3000;
+  // How far byte counts may move between runs and still be "the same memory": a backend's
+  // bookkeeping (a program cache entry, a driver object) moves them by a few hundred bytes; a
+  // leaked tensor also shows in the tensor count, which must not move at all.
+  static constexpr std::size_t kByteSlack = 64 * 1024;
 
   explicit MemoryDock(QWidget* parent = nullptr);
 
+  // Clears the plots, the live tensors and the verdict: they were the last model's.
   void set_model(LoadedModelPtr model);
   // A new reading; a reset one clears the plots first.
   void add_sample(MemorySample sample);
@@ -44,8 +49,9 @@ class MemoryDock : public QDockWidget {
   QPushButton* reset_button() const { return reset_; }
 
   // Whether the samples taken after runs on `backend`, from the second such run on (the first
-  // allocates weights copies, programs and the pool's cache), all hold the same tensors, buffers
-  // and bytes; false when fewer than three runs were sampled. `why` says what moved.
+  // allocates weights copies, programs and the pool's cache), all hold the same tensors and
+  // buffers and bytes within kByteSlack; false when fewer than three runs were sampled. `why` says
+  // what moved. (The verdict line judges the last two of these runs only.)
   bool flat_after_first_run(const std::string& backend, QString* why = nullptr) const;
 
  signals:
@@ -56,6 +62,8 @@ class MemoryDock : public QDockWidget {
   void replot();
   void show_live(const MemorySample& s);
   void update_verdict();
+  // The latest stretch of samples taken after runs on `backend`, oldest first.
+  std::vector<const MemorySample*> latest_runs(const std::string& backend) const;
 
   LoadedModelPtr model_;
   std::vector<MemorySample> samples_;

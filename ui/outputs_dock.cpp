@@ -190,18 +190,27 @@ void OutputsDock::show_entry(int index) {
   }
   add(tree_, tr("First values"), first_values(*t, 16));
   if (classifier_like(*t)) {
+    // Names only where the model's list has one per score.
     QStringList names;
     if (model_ && model_->bundle.metadata.is_object() &&
         model_->bundle.metadata.contains("classes") &&
-        model_->bundle.metadata["classes"].is_array())
+        model_->bundle.metadata["classes"].is_array() &&
+        static_cast<std::int64_t>(model_->bundle.metadata["classes"].size()) == t->shape.back())
       for (const auto& c : model_->bundle.metadata["classes"])
         names << (c.is_string() ? qs(c.get<std::string>()) : qs(c.dump()));
     const int rows = t->rank() == 2 ? static_cast<int>(t->shape[0]) : 1;
+    // Without names, "class" only for a row that sums to 1 (a softmax); else it is an index
+    // (a detector's per-box scores are not classes).
+    double sum = 0;
+    const std::int64_t classes = t->shape.back();
+    for (std::int64_t i = 0; i < classes && i < t->num_elements(); ++i) sum += element(*t, i);
+    const bool softmax = std::abs(sum - 1.0) < 0.01;
     for (int r = 0; r < std::min(rows, 4); ++r) {
       auto* top = add(tree_, rows > 1 ? tr("Top 5, row %1").arg(r) : tr("Top 5"), {});
       for (const auto& [cls, v] : top_k(*t, r, 5)) {
-        const QString label =
-            cls < names.size() ? tr("%1 (%2)").arg(names[cls]).arg(cls) : tr("class %1").arg(cls);
+        const QString label = cls < names.size() ? tr("%1 (%2)").arg(names[cls]).arg(cls)
+                              : softmax          ? tr("class %1").arg(cls)
+                                                 : tr("index %1").arg(cls);
         new QTreeWidgetItem(top, {label, exact(v)});
       }
       top->setExpanded(true);
@@ -215,7 +224,10 @@ void OutputsDock::show_entry(int index) {
   if (image) {
     const int c = image_channels(*t);
     const QSignalBlocker b1(channel_), b2(batch_);
+    // "RGB" is the value below channel 0, offered only where there are three channels to show.
+    channel_->setSpecialValueText(c >= 3 ? tr("RGB") : QString());
     channel_->setRange(c >= 3 ? -1 : 0, c - 1);
+    channel_->setEnabled(c > 1);
     channel_->setValue(c == 3 ? -1 : std::clamp(channel_->value(), 0, c - 1));
     batch_->setRange(0, image_batches(*t) - 1);
     batch_->setValue(0);

@@ -185,18 +185,22 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   graph_buttons_ = new QWidget(body);
   auto* graph_row = new QHBoxLayout(graph_buttons_);
   graph_row->setContentsMargins(0, 0, 0, 0);
-  colour_status_ = new QPushButton(tr("Colour graph by fp16 status"), body);
+  // Short labels: the three fit beside each other at 1280x800; the tooltips say the whole.
+  colour_status_ = new QPushButton(tr("Colour by status"), body);
+  colour_status_->setToolTip(tr("Colour the graph by each node's fp16 status."));
   colour_status_->setObjectName("colourByFp16Status");
   colour_error_ = new QPushButton(tr("Colour by error"), body);
   colour_error_->setObjectName("colourByFp16Error");
   colour_error_->setToolTip(tr("Each node's fp16 error against fp32 (emulation), log scale."));
-  jump_ = new QPushButton(tr("Jump to first overflow"), body);
+  jump_ = new QPushButton(tr("Jump to overflow"), body);
+  jump_->setToolTip(tr("Select and show the first node whose values pass 65504."));
   jump_->setObjectName("jumpToFirstOverflow");
   graph_row->addWidget(colour_status_);
   graph_row->addWidget(colour_error_);
   graph_row->addWidget(jump_);
   graph_row->addStretch(1);
-  v->addWidget(graph_buttons_);
+  // Above the verdict's lines, which wrap long on a narrow screen: the buttons stay in view.
+  v->insertWidget(v->indexOf(verdict_), graph_buttons_);
 
   v->addStretch(1);
 
@@ -238,9 +242,10 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   table_->setSortingEnabled(true);
   split->addWidget(scroll);
   split->addWidget(table_);
-  split->setStretchFactor(0, 5);
-  split->setStretchFactor(1, 6);
-  split->setSizes({500, 700});  // scaled to the width the dock gets
+  // Half each: at 1280x800 the summary's option rows then fit without cutting its lines.
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
+  split->setSizes({600, 600});  // scaled to the width the dock gets
   connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
     if (auto* it = table_->item(row, kNode)) activate_node(it->text());
   });

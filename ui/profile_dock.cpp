@@ -123,12 +123,19 @@ ProfileDock::ProfileDock(QWidget* parent) : QDockWidget(tr("Profile"), parent) {
   table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setToolTip(tr("Double-click a row to select its node in the graph"));
+  // Node names share long scope prefixes ("StatefulPartitionedCall/model/..."): their ends tell
+  // rows apart, so a narrow column cuts out the middle; the cell's tooltip holds the whole.
+  table_->setTextElideMode(Qt::ElideMiddle);
   chart_ = new BarChart(split);
   chart_->setObjectName("profileChart");
   split->addWidget(table_);
   split->addWidget(chart_);
+  // The table first: at 1280x800 it keeps about ten rows, the chart what is left.
+  table_->setMinimumHeight(table_->verticalHeader()->defaultSectionSize() * 9 + 24);
+  chart_->setMinimumHeight(60);
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(1, 1);
+  split->setCollapsible(0, false);
   v->addWidget(split, 1);
   setWidget(w);
 
@@ -260,6 +267,7 @@ void ProfileDock::rebuild() {
                number_item(r.nodes, 0)};
     }
     for (auto* it : items) it->setData(QString::fromStdString(r.slowest_node), kNodeRole);
+    items.front()->setToolTip(QString::fromStdString(r.name));
     model_items_->appendRow(items);
   }
   if (!user_sorted_) table_->sortByColumn(default_sort_column(), Qt::DescendingOrder);

@@ -63,13 +63,16 @@ void PropertiesDock::set_model(LoadedModelPtr model) {
   show_node(-1);
 }
 
-void PropertiesDock::show_group(const QString& path, int node_count) {
+void PropertiesDock::show_group(const QString& path, int node_count, bool open) {
   tree_->clear();
   histogram_->hide();
   current_.clear();
-  header_->setText(tr("<b>Group</b> %1<br>%2 nodes — double-click it in the graph to open it.")
-                       .arg(path.toHtmlEscaped())
-                       .arg(node_count));
+  header_->setText(
+      (open ? tr("<b>Group</b> %1<br>%2 nodes, open in the graph — double-click its title to "
+                 "close it.")
+            : tr("<b>Group</b> %1<br>%2 nodes — double-click it in the graph to open it."))
+          .arg(path.toHtmlEscaped())
+          .arg(node_count));
 }
 
 void PropertiesDock::show_node(int index) {

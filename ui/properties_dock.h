@@ -19,7 +19,9 @@ class PropertiesDock : public QDockWidget {
   explicit PropertiesDock(QWidget* parent = nullptr);
   void set_model(LoadedModelPtr model);
   void show_node(int node);  // -1 clears
-  void show_group(const QString& path, int node_count);
+  // A group selected in the graph; `open` says whether the graph shows it open (as a frame round
+  // its nodes) or closed (one box).
+  void show_group(const QString& path, int node_count, bool open);
   QString current_node_name() const { return current_; }
   QTreeWidget* tree() const { return tree_; }
   HistogramWidget* histogram() const { return histogram_; }

@@ -120,8 +120,13 @@ RunDock::RunDock(QWidget* parent) : QDockWidget(tr("Run"), parent) {
   colour_->addItem(tr("Backend (gl, xnnpack, cpu fallback)"),
                    static_cast<int>(GraphColour::Backend));
   colour_->addItem(tr("Time per node (log)"), static_cast<int>(GraphColour::Time));
-  colour_->setCurrentIndex(1);
-  colour_->setToolTip(tr("What the graph's colours show after a run"));
+  colour_->addItem(tr("fp16 status (Precision panel)"), static_cast<int>(GraphColour::Fp16Status));
+  colour_->addItem(tr("fp16 error (Precision panel)"), static_cast<int>(GraphColour::Fp16Error));
+  colour_->setCurrentIndex(0);  // what the graph shows before any run
+  set_fp16_colours_enabled(false);
+  colour_->setToolTip(
+      tr("What the graph's colours show: op family until a run, then the "
+         "backend, time or fp16 check result you choose"));
   colour_row->addRow(tr("Colour graph by"), colour_);
   layout->addLayout(colour_row);
   layout->addStretch(1);
@@ -277,6 +282,18 @@ RunRequest RunDock::request(bool benchmark) const {
 
 GraphColour RunDock::graph_colour() const {
   return static_cast<GraphColour>(colour_->currentData().toInt());
+}
+
+void RunDock::show_graph_colour(GraphColour c) {
+  const QSignalBlocker quiet(colour_);
+  colour_->setCurrentIndex(colour_->findData(static_cast<int>(c)));
+}
+
+void RunDock::set_fp16_colours_enabled(bool enabled) {
+  auto* items = qobject_cast<QStandardItemModel*>(colour_->model());
+  for (GraphColour c : {GraphColour::Fp16Status, GraphColour::Fp16Error})
+    if (QStandardItem* it = items->item(colour_->findData(static_cast<int>(c))))
+      it->setEnabled(enabled);
 }
 
 void RunDock::update_enabled() {

@@ -22,8 +22,9 @@ class QWidget;
 
 namespace tfjsi::ui {
 
-// What the graph's boxes show after a run.
-enum class GraphColour { OpFamily, Backend, Time };
+// What the graph's boxes show: op family (before any run), after a run the backend or the time
+// per node, after an fp16 check (Precision panel) the fp16 status or error.
+enum class GraphColour { OpFamily, Backend, Time, Fp16Status, Fp16Error };
 
 class RunDock : public QDockWidget {
   Q_OBJECT
@@ -57,6 +58,10 @@ class RunDock : public QDockWidget {
   QLabel* result_label() const { return result_; }
   QComboBox* colour_combo() const { return colour_; }
   GraphColour graph_colour() const;
+  // Shows `c` as the choice without emitting graphColourChanged (the graph already shows it).
+  void show_graph_colour(GraphColour c);
+  // The fp16 entries can be chosen once an fp16 check has a result.
+  void set_fp16_colours_enabled(bool enabled);
 
  signals:
   void runRequested(bool benchmark);

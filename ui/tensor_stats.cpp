@@ -73,7 +73,15 @@ QString first_values(const HostTensor& t, int n) {
 bool classifier_like(const HostTensor& t) {
   if (t.dtype != DType::Float32) return false;
   const std::int64_t classes = t.shape.empty() ? 0 : t.shape.back();
-  return (t.rank() == 2 || t.rank() == 1) && classes > 1;
+  // More classes than the top 5 shows: [N, 4] boxes and [N, 2] points are not scores.
+  if ((t.rank() != 2 && t.rank() != 1) || classes <= 5) return false;
+  // Scores are fractions; a row of whole numbers is ids or counts (a detector's class ids).
+  const std::int64_t n = t.num_elements();
+  for (std::int64_t i = 0; i < n; ++i) {
+    const double v = element(t, i);
+    if (std::isfinite(v) && v != std::floor(v)) return true;
+  }
+  return false;
 }
 
 std::vector<std::pair<int, double>> top_k(const HostTensor& t, int row, int k) {

@@ -28,14 +28,22 @@ QRgb heat(double u) {
 
 struct Geometry {
   std::int64_t h = 0, w = 0, c = 0, n = 1;
+  bool matrix = false;  // rows x columns of values, not pixels of an image
 };
 
+// An image is NHWC or HWC with at most 4 channels. Anything else 2-D at heart is a matrix, drawn
+// as one: [1, 384, 16] (anchors x values) is 384 rows of 16 values, not a 1-pixel strip of
+// 384 pixels with 16 channels; [N, R, C] is N matrices; [R, C] one.
 Geometry geometry(const HostTensor& t) {
   Geometry g;
   if (t.rank() == 4) {
     g = {t.shape[1], t.shape[2], t.shape[3], t.shape[0]};
-  } else if (t.rank() == 3) {
+  } else if (t.rank() == 3 && t.shape[2] <= 4 && t.shape[0] > 1 && t.shape[1] > 1) {
     g = {t.shape[0], t.shape[1], t.shape[2], 1};
+  } else if (t.rank() == 3) {
+    g = {t.shape[1], t.shape[2], 1, t.shape[0], true};
+  } else if (t.rank() == 2 && t.shape[0] > 1 && t.shape[1] > 1) {
+    g = {t.shape[0], t.shape[1], 1, 1, true};
   }
   return g;
 }
@@ -43,9 +51,13 @@ Geometry geometry(const HostTensor& t) {
 }  // namespace
 
 bool has_image_view(const HostTensor& t) {
-  if (t.dtype == DType::String || !t.buffer || (t.rank() != 3 && t.rank() != 4)) return false;
+  if (t.dtype == DType::String || !t.buffer || t.rank() < 2 || t.rank() > 4) return false;
   const Geometry g = geometry(t);
   return g.h > 0 && g.w > 0 && g.c > 0 && g.n > 0 && g.h <= 32768 && g.w <= 32768;
+}
+
+bool image_is_matrix(const HostTensor& t) {
+  return geometry(t).matrix;
 }
 
 int image_channels(const HostTensor& t) {
@@ -140,7 +152,11 @@ void TensorView::render() {
 QRect TensorView::image_rect() const {
   if (img_.image.isNull()) return {};
   const QRect area = rect().adjusted(4, 4, -4, -24);  // the legend below
-  QSize s = img_.image.size().scaled(area.size(), Qt::KeepAspectRatio);
+  // A matrix fills the area (a 384 x 16 one would be a thin stripe with square cells); an
+  // image keeps its aspect.
+  QSize s = img_.image.size().scaled(area.size(), has_tensor_ && image_is_matrix(tensor_)
+                                                      ? Qt::IgnoreAspectRatio
+                                                      : Qt::KeepAspectRatio);
   return QRect(area.x() + (area.width() - s.width()) / 2,
                area.y() + (area.height() - s.height()) / 2, s.width(), s.height());
 }

@@ -16,11 +16,15 @@ struct ChannelImage {
   int nan = 0, inf = 0, over_fp16 = 0;
 };
 
-// Whether the tensor has an image view: rank 4 or 3, numeric, with a non-empty H and W.
+// Whether the tensor has an image view: rank 4 or 3 (an image), or 2-D at heart (a matrix),
+// numeric, with a non-empty H and W.
 bool has_image_view(const HostTensor& t);
-// Channel count of such a tensor (its last dim).
+// Whether it is drawn as a matrix (one value per cell, one channel): a 3-D tensor whose last dim
+// is more than an image's 4 channels ([1, 384, 16]: 384 rows of 16), or a 2-D [R, C].
+bool image_is_matrix(const HostTensor& t);
+// Channel count of such a tensor (its last dim; 1 for a matrix).
 int image_channels(const HostTensor& t);
-// Batch count (1 for 3-D).
+// Batch count (1 for 3-D images).
 int image_batches(const HostTensor& t);
 // Renders `channel` of batch `batch`; channel -1 shows channels 0..2 as RGB (C >= 3), scaled
 // together over their finite range. Overlay colours win over the heatmap's.
@@ -40,6 +44,8 @@ class TensorView : public QWidget {
   void set_channel(int channel);  // -1: RGB
   void set_batch(int batch);
   const ChannelImage& rendered() const { return img_; }
+  // Where the image is drawn on the widget (empty without one).
+  QRect image_rect() const;
   QSize sizeHint() const override { return {280, 280}; }
 
  protected:
@@ -48,7 +54,6 @@ class TensorView : public QWidget {
 
  private:
   void render();
-  QRect image_rect() const;
 
   HostTensor tensor_;
   bool has_tensor_ = false;

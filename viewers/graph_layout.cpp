@@ -245,7 +245,7 @@ void plain_edge(EdgePath& p, const RectF& a, const RectF& b) {
 }  // namespace
 
 Layout compute_layout(const Scene& scene, const std::vector<Vec2>& item_sizes,
-                      float cluster_label_height) {
+                      float cluster_label_height, const std::vector<float>& cluster_title_widths) {
   std::lock_guard lock(graphviz_lock());
   auto start = std::chrono::steady_clock::now();
   Layout out;
@@ -351,8 +351,12 @@ Layout compute_layout(const Scene& scene, const std::vector<Vec2>& item_sizes,
     }
     laid[static_cast<size_t>(k)] = l;
     if (k != root)
-      cluster_size[static_cast<size_t>(k)] = {std::max(l->w + 2 * kClusterMargin, 60.0f),
-                                              l->h + 2 * kClusterMargin + cluster_label_height};
+      cluster_size[static_cast<size_t>(k)] = {
+          std::max({l->w + 2 * kClusterMargin, 60.0f,
+                    static_cast<size_t>(k) < cluster_title_widths.size()
+                        ? cluster_title_widths[static_cast<size_t>(k)]
+                        : 0.0f}),
+          l->h + 2 * kClusterMargin + cluster_label_height};
   }
 
   // Place the containers top down: a group's content sits inside its box, under its header.
@@ -404,6 +408,7 @@ Layout compute_layout(const Scene& scene, const std::vector<Vec2>& item_sizes,
     for (Vec2 q : p.bezier) grow(p.bounds, q);
     if (p.has_arrow) grow(p.bounds, p.arrow_tip);
   }
+  out.edge_labels = place_edge_labels(scene, out);
   out.milliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;

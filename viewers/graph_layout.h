@@ -11,6 +11,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,13 +47,24 @@ struct Layout {
   double milliseconds = 0;         // time the layout took
   int dot_runs = 0;                // groups laid out by dot in this call (cache misses)
   std::vector<std::string> notes;  // groups laid out by the simple layered layout, and why
+  // Per Scene edge, where its shape label's top-left corner goes (none: not drawn). A tensor
+  // feeding several boxes is labelled once, and no label covers a box or another label.
+  std::vector<std::optional<Vec2>> edge_labels;
 };
+
+// The shape labels of edges, in points: text of this size, placed by place_edge_labels.
+inline constexpr float kEdgeLabelSize = 10.5f;
+RectF edge_label_rect(const std::string& label, Vec2 top_left);
+// Places the labels of `scene`'s edges on `layout`'s splines (compute_layout calls it).
+std::vector<std::optional<Vec2>> place_edge_labels(const Scene& scene, const Layout& layout);
 
 // Boxes of one group beyond which dot is not used (its time grows much faster than linearly).
 inline constexpr int kDotBoxLimit = 600;
 
-// Box sizes in points, per item, chosen by the caller from its font.
+// Box sizes in points, per item, chosen by the caller from its font; an open group's box is at
+// least as wide as its title (cluster_title_widths, per Scene cluster, when given).
 Layout compute_layout(const Scene& scene, const std::vector<Vec2>& item_sizes,
-                      float cluster_label_height);
+                      float cluster_label_height,
+                      const std::vector<float>& cluster_title_widths = {});
 
 }  // namespace tfjsi::viewers

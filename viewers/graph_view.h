@@ -69,6 +69,13 @@ class GraphView : public ImGuiWidget {
   // What the layout says about itself (groups too big for dot, laid out the simple way).
   QStringList layout_notes() const;
   float zoom() const { return zoom_; }
+  // In the last frame: node boxes on screen, and how many of them carried a label (their op
+  // and name near, a short op label further out).
+  int boxes_on_screen() const { return boxes_on_screen_; }
+  int labelled_boxes() const { return labelled_boxes_; }
+  // The laid-out scene on show (null before the first layout).
+  const Scene* scene() const { return scene_.get(); }
+  const Layout* layout() const { return layout_.get(); }
   void pan_by(float dx, float dy);
 
   // Colouring after a run. Keys are graph node names (graph::Node::name); names the graph does
@@ -93,16 +100,21 @@ class GraphView : public ImGuiWidget {
   void set_legend_collapsed(bool collapsed);
   // The legend's rectangle on the widget (empty before the first frame).
   QRectF legend_rect() const { return legend_rect_; }
+  // Moves the legend by (dx, dy) pixels, as dragging its title bar does; it stays on the canvas.
+  void move_legend(float dx, float dy);
   // Where a node's box is on the widget (its own box or its group's), once laid out.
   std::optional<QRectF> node_screen_rect(int node) const;
 
-  // Throw std::runtime_error naming the file when it cannot be written.
-  void export_png(const QString& file);
+  // The whole graph as the view colours it, with its legend and without the toolbar and status
+  // line. Throw std::runtime_error naming the file when it cannot be written (or the graph is
+  // too big for a readable PNG); export_png returns a note when it drew the graph smaller.
+  QString export_png(const QString& file);
   void export_svg(const QString& file);
 
  signals:
   void nodeSelected(int node);  // -1: nothing (or a group) selected
-  void groupSelected(const QString& path, int node_count);
+  // A group was selected, or the selected group was opened or closed.
+  void groupSelected(const QString& path, int node_count, bool open);
   void layoutReady();
   void layoutFailed(const QString& message);
   void showConstChanged(bool show);
@@ -123,6 +135,7 @@ class GraphView : public ImGuiWidget {
   void request_layout();
   void adopt(std::shared_ptr<const Scene> scene, std::shared_ptr<const Layout> layout);
   std::vector<Vec2> item_sizes(const Scene& scene) const;
+  std::vector<float> cluster_title_widths(const Scene& scene) const;
   std::string cache_key() const;
   int item_at(QPointF widget_pos) const;
   int cluster_header_at(QPointF widget_pos) const;
@@ -145,8 +158,10 @@ class GraphView : public ImGuiWidget {
   void draw_category_legend();
   void refresh_fills();
   void draw_group_labels(ImDrawList* dl);
+  void draw_far_node_labels(ImDrawList* dl);
   void tooltip_colouring(const SceneItem& it);
   void swatch(std::uint32_t color);
+  void keep_selection_clear_of_legend();
 
   std::shared_ptr<const graph::Graph> graph_;
   std::unique_ptr<ScopeTree> tree_;
@@ -185,12 +200,19 @@ class GraphView : public ImGuiWidget {
   bool legend_collapsed_ = false;
   bool legend_collapse_changed_ = false;
   QRectF legend_rect_;
+  Vec2 legend_offset_{0, 0};  // from its place at the top right, where the user dragged it
+  bool legend_dragging_ = false;
+  // After a colouring change or a jump: once the legend is drawn, move the view if it covers
+  // the selected node.
+  bool legend_check_pending_ = false;
   struct GroupLabel {
     float weight = 0;  // nodes inside: bigger groups are labelled first
     int index = -1;    // scene item (is_item) or cluster
     bool is_item = false;
   };
   std::vector<GroupLabel> labels_;  // reused each frame, not reallocated
+  std::vector<int> far_labels_;     // scene items to give a short op label this frame
+  int boxes_on_screen_ = 0, labelled_boxes_ = 0;
   std::vector<RectF> placed_;
   std::vector<char> match_of_node_;  // per graph node: matches the find text
   float legend_width_ = 190.0f;      // last drawn width: fit keeps this much room on the right

@@ -90,6 +90,21 @@ ImFont* load_font(ImGuiIO& io, const char* path, float size) {
 
 }  // namespace
 
+CanvasFonts add_canvas_fonts(ImGuiIO& io) {
+  // DejaVu (Debian's fonts-dejavu-core, always there with Qt) reads far better zoomed than the
+  // built-in bitmap font; fall back to the latter when it is missing.
+  CanvasFonts f;
+  f.regular = load_font(io, "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 15.0f);
+  f.bold = load_font(io, "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", 15.0f);
+  if (!f.regular) f.regular = io.Fonts->AddFontDefault();
+  if (!f.bold) f.bold = f.regular;
+  io.FontDefault = f.regular;
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the atlas: text can be measured now
+  return f;
+}
+
 ImGuiWidget::ImGuiWidget(QWidget* parent) : QOpenGLWidget(parent) {
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
@@ -104,16 +119,9 @@ ImGuiWidget::ImGuiWidget(QWidget* parent) : QOpenGLWidget(parent) {
   ImGuiStyle& style = ImGui::GetStyle();
   style.WindowRounding = 4;
   style.FrameRounding = 3;
-  // DejaVu (Debian's fonts-dejavu-core, always there with Qt) reads far better zoomed than the
-  // built-in bitmap font; fall back to the latter when it is missing.
-  font_ = load_font(io, "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 15.0f);
-  bold_font_ = load_font(io, "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", 15.0f);
-  if (!font_) font_ = io.Fonts->AddFontDefault();
-  if (!bold_font_) bold_font_ = font_;
-  io.FontDefault = font_;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // builds the atlas: text can be measured now
+  const CanvasFonts fonts = add_canvas_fonts(io);
+  font_ = fonts.regular;
+  bold_font_ = fonts.bold;
   ImGui::SetCurrentContext(previous);
 }
 

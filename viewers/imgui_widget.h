@@ -9,8 +9,17 @@
 
 struct ImGuiContext;
 struct ImFont;
+struct ImGuiIO;
 
 namespace tfjsi::viewers {
+
+// The canvas's fonts (DejaVu Sans and its bold, else ImGui's own), added to `io`'s atlas and
+// built, so text can be measured with them; no GL is needed for that.
+struct CanvasFonts {
+  ImFont* regular = nullptr;
+  ImFont* bold = nullptr;
+};
+CanvasFonts add_canvas_fonts(ImGuiIO& io);
 
 class ImGuiWidget : public QOpenGLWidget {
   Q_OBJECT

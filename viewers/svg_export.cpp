@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "op_family.h"
+#include "graph_legend.h"
 
 namespace tfjsi::viewers {
 namespace {
@@ -49,65 +49,6 @@ std::string num(float v) {
   return buf;
 }
 
-// A legend's figure, to three significant digits.
-std::string figure(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
-
-constexpr float kLegendWidth = 200;
-constexpr float kRow = 16;
-
-// The legend's rows: a swatch and a label each (the value scale draws a bar instead).
-struct LegendRow {
-  std::uint32_t color;
-  std::string label;
-};
-
-struct Legend {
-  std::string title;
-  std::vector<LegendRow> rows;
-  bool scale = false;  // a value scale: a colour bar from min to max above the rows
-  std::string scale_low, scale_high, scale_note;
-};
-
-Legend make_legend(const SvgColouring* sc) {
-  Legend l;
-  if (!sc || sc->colouring.mode() == NodeColouring::Mode::Families) {
-    l.title = "Legend: op family";
-    for (OpFamily fam : all_families())
-      l.rows.push_back({family_color(fam), std::string(family_name(fam))});
-    return l;
-  }
-  const NodeColouring& c = sc->colouring;
-  l.title = "Legend: " + c.title();
-  if (c.mode() == NodeColouring::Mode::Categories) {
-    int with = 0;
-    for (const auto& cat : c.categories()) {
-      l.rows.push_back({cat.color, cat.name + "  (" + std::to_string(cat.count) + ")"});
-      with += cat.count;
-    }
-    l.rows.push_back(
-        {NodeColouring::kNoValue, "none  (" + std::to_string(sc->graph_nodes - with) + ")"});
-    return l;
-  }
-  l.scale = true;
-  l.scale_low = figure(c.min_value());
-  l.scale_high = figure(c.max_value());
-  l.scale_note = c.log_scale() ? "log10 scale" : "linear scale";
-  l.rows.push_back(
-      {NodeColouring::kNoValue, "no value  (" + std::to_string(c.without_value()) + ")"});
-  if (c.non_finite() > 0)
-    l.rows.push_back(
-        {NodeColouring::kNonFinite, "NaN or inf  (" + std::to_string(c.non_finite()) + ")"});
-  return l;
-}
-
-float legend_height(const Legend& l) {
-  return 26 + (l.scale ? 36 : 0) + kRow * static_cast<float>(l.rows.size()) + 6;
-}
-
 void write_legend(std::ostream& f, const Legend& l, float x, float y) {
   f << "<g class=\"legend\"><rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\""
     << num(kLegendWidth) << "\" height=\"" << num(legend_height(l))
@@ -137,7 +78,7 @@ void write_legend(std::ostream& f, const Legend& l, float x, float y) {
       << "rx=\"2\" fill=\"" << css(r.color) << "\" stroke=\"#606870\"/>"
       << "<text x=\"" << num(x + 32) << "\" y=\"" << num(at + 12)
       << "\" font-size=\"10\" fill=\"#1E2228\">" << escape(r.label) << "</text>\n";
-    at += kRow;
+    at += kLegendRow;
   }
   f << "</g>\n";
 }
@@ -178,10 +119,11 @@ void write_svg(const std::filesystem::path& file, const Scene& scene, const Layo
         << num(p.bezier[k + 2].y);
     if (p.has_arrow) f << " L" << num(p.arrow_tip.x) << ',' << num(p.arrow_tip.y);
     f << "\" fill=\"none\" stroke=\"#707A86\" stroke-width=\"1\"/>\n";
+    // Where the layout found the label room: once per tensor, over no box or other label.
     const auto& label = scene.edges[e].label;
-    if (!label.empty()) {
-      const Vec2 m = p.bezier[p.bezier.size() / 2];
-      f << "<text x=\"" << num(m.x + 4) << "\" y=\"" << num(m.y) << "\" font-size=\"8\" "
+    if (!label.empty() && e < layout.edge_labels.size() && layout.edge_labels[e]) {
+      const Vec2 m = *layout.edge_labels[e];
+      f << "<text x=\"" << num(m.x) << "\" y=\"" << num(m.y + 10) << "\" font-size=\"9\" "
         << "fill=\"#5A6470\">" << escape(label) << "</text>\n";
     }
   }

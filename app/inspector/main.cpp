@@ -1,19 +1,27 @@
 // tfjs-inspector: the desktop app. Opens the model given on the command line, if any.
 //   tfjs-inspector [MODEL] [--show-const] [--expand-all] [--select NODE] [--find TEXT]
 //                  [--screenshot FILE] [--measure-frames N]
+//   tfjs-inspector --export-graph OUT.png|OUT.svg MODEL
 // --screenshot saves the window (GL canvas included) once the graph is laid out, then quits;
-// --measure-frames pans the canvas N frames and prints frame times to stderr, then quits.
+// --measure-frames pans the canvas N frames and prints frame times to stderr, then quits;
+// --export-graph draws the model's graph to a file as the app lays it out, shows no window and
+// needs no display; exit codes as tfjsi's: 0 ok, 1 bad model (or the file cannot be written),
+// 2 usage.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QTimer>
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 #include <vector>
 
 #include "gl_format.h"
+#include "graph/build.h"
+#include "graph_export.h"
 #include "graph_view.h"
 #include "main_window.h"
+#include "model/bundle.h"
 
 namespace {
 
@@ -44,11 +52,43 @@ void measure_frames(tfjsi::viewers::GraphView* view, int frames) {
       sum / static_cast<double>(times.size()), times[times.size() * 95 / 100], times.back());
 }
 
+bool wants_export(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]).starts_with("--export-graph")) return true;
+  return false;
+}
+
+// --export-graph OUT MODEL: no window, no GL.
+int export_graph(const QString& out, const QStringList& models) {
+  if (models.size() != 1) {
+    std::fprintf(stderr, "usage: tfjs-inspector --export-graph OUT.png|OUT.svg MODEL\n");
+    return 2;
+  }
+  if (!tfjsi::viewers::is_graph_export_file(out.toStdString())) {
+    std::fprintf(stderr, "--export-graph %s: name the file .png or .svg\n", qPrintable(out));
+    return 2;
+  }
+  try {
+    const auto bundle = tfjsi::model::load_bundle(models.front().toStdString());
+    const auto graph = tfjsi::graph::build_graph(bundle);
+    const QString note = tfjsi::viewers::export_graph(graph, out.toStdString());
+    std::fprintf(stderr, "wrote %s%s%s\n", qPrintable(out), note.isEmpty() ? "" : ": ",
+                 qPrintable(note));
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   tfjsi::ui::use_app_gl_format();  // before QApplication
   Q_INIT_RESOURCE(resources);
+  // An export draws with QPainter only: it needs no display, so it runs in scripts and CI.
+  if (wants_export(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    qputenv("QT_QPA_PLATFORM", "offscreen");
 
   QApplication app(argc, argv);
   QApplication::setApplicationName("tfjs-inspector");
@@ -57,8 +97,8 @@ int main(int argc, char** argv) {
 
   QCommandLineParser cli;
   cli.setApplicationDescription("Inspect TensorFlow.js model bundles.");
-  cli.addHelpOption();
-  cli.addVersionOption();
+  const QCommandLineOption help = cli.addHelpOption();
+  const QCommandLineOption version = cli.addVersionOption();
   cli.addPositionalArgument("model", "model.json, or a folder holding one");
   QCommandLineOption shot("screenshot", "Save the window to FILE once laid out, then quit.",
                           "FILE");
@@ -68,8 +108,16 @@ int main(int argc, char** argv) {
   QCommandLineOption find("find", "Find TEXT (as Ctrl+F then typing it, then Enter).", "TEXT");
   QCommandLineOption frames("measure-frames", "Time N frames of panning, print, quit.", "N");
   QCommandLineOption size("size", "Window size WxH.", "WxH");
-  cli.addOptions({shot, show_const, expand_all, select, find, frames, size});
-  cli.process(app);
+  QCommandLineOption export_to(
+      "export-graph", "Draw MODEL's graph to FILE (.png or .svg) and quit; no window.", "FILE");
+  cli.addOptions({shot, show_const, expand_all, select, find, frames, size, export_to});
+  if (!cli.parse(QCoreApplication::arguments())) {
+    std::fprintf(stderr, "%s\n", qPrintable(cli.errorText()));
+    return 2;
+  }
+  if (cli.isSet(help)) cli.showHelp(0);
+  if (cli.isSet(version)) cli.showVersion();
+  if (cli.isSet(export_to)) return export_graph(cli.value(export_to), cli.positionalArguments());
 
   tfjsi::ui::MainWindow win;
   if (cli.isSet(size)) {

@@ -267,7 +267,9 @@ class MainWindowTest : public QObject {
     view()->export_png(png);
     QImage img(png);
     QVERIFY(!img.isNull());
-    QCOMPARE(img.size(), view()->size() * view()->devicePixelRatio());
+    // The whole graph drawn off screen (gui_graph_export_test checks it against the SVG), not
+    // the view's pixels.
+    QVERIFY(img.width() > view()->width() || img.height() > view()->height());
     // Not blank: many colours (the background, node fills by op family, text, edges).
     std::set<QRgb> colours;
     for (int y = 0; y < img.height(); y += 3)

@@ -47,3 +47,24 @@ set_tests_properties(gui_second_model_test PROPERTIES TIMEOUT 900)
 tfjsi_add_suite(gui_newcomer_test ${CMAKE_CURRENT_LIST_DIR}/newcomer_test.cpp)
 target_link_libraries(gui_newcomer_test PRIVATE tfjsi_ui)
 set_tests_properties(gui_newcomer_test PROPERTIES TIMEOUT 900)
+
+# Issue 20's first hour: per-model panels reset on open, the memory verdict's threshold, node
+# names elided in the middle, the colour choice, dialogs, title, About and Properties texts.
+tfjsi_add_suite(gui_first_hour_test ${CMAKE_CURRENT_LIST_DIR}/first_hour_test.cpp)
+target_link_libraries(gui_first_hour_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_first_hour_test PROPERTIES TIMEOUT 900)
+
+# The graph exported as PNG (window and `tfjs-inspector --export-graph`): the whole graph, as the
+# SVG, no toolbar; the command line's exit codes.
+tfjsi_add_suite(gui_graph_export_test ${CMAKE_CURRENT_LIST_DIR}/graph_export_test.cpp)
+target_link_libraries(gui_graph_export_test PRIVATE tfjsi_ui)
+add_dependencies(gui_graph_export_test tfjs-inspector)
+set_tests_properties(gui_graph_export_test PROPERTIES TIMEOUT 600
+  ENVIRONMENT "${TFJSI_TEST_ENV};TFJSI_INSPECTOR_BIN=$<TARGET_FILE:tfjs-inspector>")
+
+# Issue 20's readability items at 1280x800: labels at the opening zoom, groups as wide as their
+# titles, shape labels apart, the legend folded and moved; panels that fit the screen; outputs as
+# 2-D heatmaps, no RGB choice for masks, top-k for class scores only.
+tfjsi_add_suite(gui_readable_test ${CMAKE_CURRENT_LIST_DIR}/readable_test.cpp)
+target_link_libraries(gui_readable_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_readable_test PROPERTIES TIMEOUT 900)
