@@ -567,6 +567,9 @@ def main():
         text = render(data)
         with open(out, "w") as f:
             f.write(text + "\n")
+        if len(args.render) > 1:  # the merged figures beside the table
+            with open(out[:-3] + ".json" if out.endswith(".md") else out + ".json", "w") as f:
+                json.dump(data, f, indent=1)
         print(text)
         return 0
 
