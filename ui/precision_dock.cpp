@@ -239,6 +239,7 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   table_->horizontalHeader()->setSectionResizeMode(kNode, QHeaderView::Interactive);
   table_->setColumnWidth(kNode, 200);
   table_->setTextElideMode(Qt::ElideMiddle);
+  table_->setWordWrap(false);  // else a name breaks after a '/' and only its head shows
   table_->setSortingEnabled(true);
   split->addWidget(scroll);
   split->addWidget(table_);

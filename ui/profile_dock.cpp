@@ -125,7 +125,9 @@ ProfileDock::ProfileDock(QWidget* parent) : QDockWidget(tr("Profile"), parent) {
   table_->setToolTip(tr("Double-click a row to select its node in the graph"));
   // Node names share long scope prefixes ("StatefulPartitionedCall/model/..."): their ends tell
   // rows apart, so a narrow column cuts out the middle; the cell's tooltip holds the whole.
+  // (Word wrap off: it breaks a name after a '/' and elides only the first line's end.)
   table_->setTextElideMode(Qt::ElideMiddle);
+  table_->setWordWrap(false);
   chart_ = new BarChart(split);
   chart_->setObjectName("profileChart");
   split->addWidget(table_);

@@ -194,6 +194,9 @@ class FirstHourTest : public QObject {
     QVERIFY(test::run_and_wait(*win_));
     auto* profile = win_->profile_dock();
     QCOMPARE(profile->table()->textElideMode(), Qt::ElideMiddle);
+    // Wrapped, a name breaks after a '/' and only its first line shows ("StatefulPartitioned
+    // Call/..."), whatever the elide mode.
+    QVERIFY(!profile->table()->wordWrap());
     auto* proxy = profile->proxy();
     QVERIFY(proxy->rowCount() > 0);
     for (int r = 0; r < proxy->rowCount(); ++r) {
@@ -201,6 +204,7 @@ class FirstHourTest : public QObject {
       QCOMPARE(i.data(Qt::ToolTipRole).toString(), i.data(Qt::DisplayRole).toString());
     }
     QCOMPARE(precision()->table()->textElideMode(), Qt::ElideMiddle);
+    QVERIFY(!precision()->table()->wordWrap());
   }
 
   // Item 6: the choice says what the graph shows: op family before a run, the backend after
