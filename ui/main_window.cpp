@@ -297,6 +297,8 @@ void MainWindow::build_run_side() {
   connect(run_controller_, &RunController::runStarted, this,
           [this](const QString& what) { status_->setText(what + QStringLiteral("...")); });
   connect(run_controller_, &RunController::runProgress, run_dock_, &RunDock::show_progress);
+  connect(run_controller_, &RunController::compileProgress, run_dock_,
+          &RunDock::show_compile_progress);
   connect(run_controller_, &RunController::runFinished, this, &MainWindow::on_run_finished);
   connect(run_controller_, &RunController::runFailed, this, &MainWindow::on_run_failed);
   qRegisterMetaType<Fp16CheckRequest>();

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <set>
 #include <unordered_map>
 
@@ -37,6 +38,41 @@ class CancelCheck final : public runtime::Observer {
 
  private:
   std::shared_ptr<std::atomic<bool>> flag_;
+};
+
+// Passes the engine's progress reports (gl compiling its programs) on as a signal, at most ~20 a
+// second and always the last of a run, so that a model of many small programs does not flood the
+// UI's event queue. (Cancel stops the run at the next node, as ever: a throw from inside a
+// backend's kernel would read as that kernel failing.)
+class ProgressRelay final : public runtime::Observer {
+ public:
+  using Emit = std::function<void(const QString&, int, int)>;
+  explicit ProgressRelay(Emit emit) : emit_(std::move(emit)) {}
+  bool needs_every_output() const override { return false; }
+  void on_progress(std::string_view stage, std::int64_t done, std::int64_t total) override {
+    const auto now = std::chrono::steady_clock::now();
+    pending_ = {QString::fromUtf8(stage.data(), static_cast<int>(stage.size())),
+                static_cast<int>(done), static_cast<int>(total)};
+    if (done == total || now - last_ > std::chrono::milliseconds(50)) flush(now);
+  }
+  void run_finished() override {
+    if (pending_.done > 0) flush(std::chrono::steady_clock::now());
+    pending_ = {};
+  }
+
+ private:
+  struct Pending {
+    QString stage;
+    int done = 0, total = 0;
+  };
+  void flush(std::chrono::steady_clock::time_point now) {
+    last_ = now;
+    emit_(pending_.stage, pending_.done, pending_.total);
+    pending_.done = 0;
+  }
+  Emit emit_;
+  Pending pending_;
+  std::chrono::steady_clock::time_point last_{};
 };
 
 HostTensor deep_copy(const HostTensor& t) {
@@ -145,6 +181,7 @@ RunController::~RunController() {
   if (engine_) {
     engine_->remove_observer(profiler_.get());
     engine_->remove_observer(cancel_observer_.get());
+    engine_->remove_observer(progress_observer_.get());
   }
   engine_.reset();
 }
@@ -157,6 +194,11 @@ void RunController::ensure_engine() {
   profiler_ = std::make_unique<runtime::Profiler>(*engine_);
   cancel_observer_ = std::make_unique<CancelCheck>(cancel_);
   engine_->add_observer(cancel_observer_.get());
+  progress_observer_ =
+      std::make_unique<ProgressRelay>([this](const QString& stage, int done, int total) {
+        emit compileProgress(stage, done, total);
+      });
+  engine_->add_observer(progress_observer_.get());
 }
 
 void RunController::start() {

@@ -60,6 +60,9 @@ class RunController : public QObject {
   void backendsReady(tfjsi::ui::BackendList backends);
   void runStarted(const QString& what);
   void runProgress(int done, int total);  // benchmark runs done of total
+  // Work before the first result (gl building programs: stage "compiling"), `done` of `total`
+  // (0 when not known), at most ~20 a second.
+  void compileProgress(const QString& stage, int done, int total);
   void runFinished(tfjsi::ui::RunResultPtr result);
   // `message` names the input, node or op at fault; `cancelled` when the user stopped it.
   void runFailed(const QString& message, bool cancelled);
@@ -81,7 +84,8 @@ class RunController : public QObject {
   std::unique_ptr<runtime::Engine> engine_;
   std::unique_ptr<runtime::Profiler> profiler_;
   std::unique_ptr<runtime::Observer> cancel_observer_;
-  std::unique_ptr<runtime::Executor> executor_;  // for model_ at executor_fp16_
+  std::unique_ptr<runtime::Observer> progress_observer_;  // emits compileProgress
+  std::unique_ptr<runtime::Executor> executor_;           // for model_ at executor_fp16_
   bool executor_fp16_ = false;
   std::uint64_t runs_ = 0;
   // (backend, fp16) pairs the current executor has run: a pair's first run is the cold one.

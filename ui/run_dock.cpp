@@ -321,6 +321,7 @@ void RunDock::set_running(bool running, const QString& what) {
   }
   if (running) {
     progress_->setRange(0, 0);  // busy until a benchmark says how far it is
+    progress_->setFormat(tr("%p%"));
     progress_->show();
     result_->setText(what.isEmpty() ? tr("Running...") : what.toHtmlEscaped() + "...");
     result_->setStyleSheet({});
@@ -341,8 +342,23 @@ void RunDock::set_running(bool running, const QString& what) {
 }
 
 void RunDock::show_progress(int done, int total) {
+  progress_->setFormat(tr("%p%"));
   progress_->setRange(0, total);
   progress_->setValue(done);
+}
+
+void RunDock::show_compile_progress(const QString& stage, int done, int total) {
+  if (!running_) return;
+  if (total > 0) {
+    progress_->setRange(0, total);
+    progress_->setValue(done);
+    progress_->setFormat(tr("%v of %m"));
+    result_->setText(tr("%1 %2 of %3 gl kernels...").arg(stage).arg(done).arg(total));
+  } else {
+    progress_->setRange(0, 0);
+    result_->setText(tr("%1 gl kernels: %2 done...").arg(stage).arg(done));
+  }
+  result_->setStyleSheet({});
 }
 
 void RunDock::show_result(const RunResult& r) {
@@ -359,8 +375,19 @@ void RunDock::show_result(const RunResult& r) {
                .arg(r.first_ms, 0, 'f', 2)
                .arg(r.runs)
                .arg(r.warmup);
+  else if (r.gl_first.present && r.gl_first.compile_ms > 0)
+    // Compiling is not the run's time: say how much of the first run it was.
+    text = tr("<b>Ran</b> on %1: first run %2 ms (%3 ms compiling %4 kernels)")
+               .arg(where)
+               .arg(r.run_ms, 0, 'f', 0)
+               .arg(r.gl_first.compile_ms, 0, 'f', 0)
+               .arg(r.gl_first.new_programs);
   else
     text = tr("<b>Ran</b> on %1 in %2 ms").arg(where).arg(r.run_ms, 0, 'f', 2);
+  if (r.benchmark && r.gl_first.present && r.gl_first.compile_ms > 0)
+    text += tr("<br>The first run includes %1 ms compiling %2 kernels")
+                .arg(r.gl_first.compile_ms, 0, 'f', 0)
+                .arg(r.gl_first.new_programs);
   text += tr("<br>Peak tensor memory %1; live after: %2 tensors, %3")
               .arg(bytes_text(r.peak_bytes))
               .arg(r.memory.total.num_tensors)

@@ -38,6 +38,9 @@ class RunDock : public QDockWidget {
   // run, show_result or show_error says how it went; after anything else, what it said before.
   void set_running(bool running, const QString& what = {});
   void show_progress(int done, int total);
+  // Work before the first result (gl compiling its kernels): the result line counts it, and the
+  // bar shows done of total when the total is known (busy otherwise).
+  void show_compile_progress(const QString& stage, int done, int total);
   void show_result(const RunResult& r);
   void show_error(const QString& message, bool cancelled);
 

@@ -15,6 +15,11 @@ target_link_libraries(gui_graph_colouring_test PRIVATE tfjsi_ui)
 tfjsi_add_suite(gui_run_test ${CMAKE_CURRENT_LIST_DIR}/run_test.cpp)
 target_link_libraries(gui_run_test PRIVATE tfjsi_ui)
 
+# Switching to gl with empty caches: the Run dock counts the kernels compiled before the first
+# result, and its result line tells compiling apart from the run (#19).
+tfjsi_add_suite(gui_compile_progress_test ${CMAKE_CURRENT_LIST_DIR}/compile_progress_test.cpp)
+target_link_libraries(gui_compile_progress_test PRIVATE tfjsi_ui)
+
 # Frame and layout times of the canvas on facemesh-attention and a synthetic 20000-node graph.
 tfjsi_add_suite(gui_graph_scale_test ${CMAKE_CURRENT_LIST_DIR}/graph_scale_test.cpp)
 target_link_libraries(gui_graph_scale_test PRIVATE tfjsi_ui)
