@@ -57,7 +57,7 @@ class GlLimitsTest : public QObject {
   void check(const graph::Graph& g, bool stays_on_gl, const std::string& what) {
     test::GlEngine e;
     QVERIFY2(e.gl->availability().available, e.gl->availability().reason.c_str());
-    const Shape& shape = g.nodes[0].outputs.at(0).shape.dims;
+    const Shape& shape = g.inputs.at(0).shape.dims;
     HostTensor x = HostTensor::zeros(DType::Float32, shape);
     auto v = x.mutable_values<float>();
     for (std::size_t i = 0; i < v.size(); ++i)
