@@ -47,7 +47,7 @@ class CancelCheck final : public runtime::Observer {
 class ProgressRelay final : public runtime::Observer {
  public:
   using Emit = std::function<void(const QString&, int, int)>;
-  explicit ProgressRelay(Emit emit) : emit_(std::move(emit)) {}
+  explicit ProgressRelay(Emit send) : emit_(std::move(send)) {}
   bool needs_every_output() const override { return false; }
   void on_progress(std::string_view stage, std::int64_t done, std::int64_t total) override {
     const auto now = std::chrono::steady_clock::now();
