@@ -1,0 +1,50 @@
+// The part of the executor that runs one graph: GraphRunner holds a graph's weights, plans and
+// the runners of the functions it calls; graph_runner.cpp runs a plan (control flow, fallbacks,
+// partitions). Executor (executor.cpp) is its public face. Internal to runtime/.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "graph/ir.h"
+#include "runtime/engine.h"
+#include "runtime/executor.h"
+#include "runtime/plan.h"
+#include "runtime/value.h"
+
+namespace tfjsi::runtime {
+
+// Runs one graph (the model, or a function body of it): its weights, its plans, and the runners
+// of the functions its nodes call.
+class GraphRunner {
+ public:
+  using Library = std::map<std::string, std::shared_ptr<const graph::Graph>, std::less<>>;
+  // `library`: the model's functions (function bodies call them too); `calls`: the functions
+  // whose bodies lead here, outermost first.
+  GraphRunner(Engine& engine, const graph::Graph& graph, const Library& library,
+              std::vector<std::string> calls);
+  ~GraphRunner();
+
+  // Takes ownership of `feeds` (one per graph input, in order) and returns the values of
+  // `outputs`, owned by the caller. Everything else the run made is disposed.
+  std::vector<Value> run(std::vector<Value> feeds, const std::vector<graph::TensorRef>& outputs);
+  const Plan& plan(const std::vector<graph::TensorRef>& outputs);
+
+  Engine& engine;
+  const graph::Graph& graph;
+  std::vector<Tensor> weights;  // by node index; alive for Const nodes
+  std::map<std::string, std::unique_ptr<GraphRunner>, std::less<>> functions;
+  // (backend, node) pairs whose kernel failed on that backend (a shader that does not compile, a
+  // texture that cannot be allocated): those nodes run on cpu from then on, warned about once.
+  std::set<std::pair<std::string, int>> faulted;
+  RunStats last_stats;
+
+ private:
+  std::map<std::string, Plan> plans_;
+};
+
+}  // namespace tfjsi::runtime
