@@ -73,8 +73,23 @@ QString first_values(const HostTensor& t, int n) {
 bool classifier_like(const HostTensor& t) {
   if (t.dtype != DType::Float32) return false;
   const std::int64_t classes = t.shape.empty() ? 0 : t.shape.back();
-  // More classes than the top 5 shows: [N, 4] boxes and [N, 2] points are not scores.
-  if ((t.rank() != 2 && t.rank() != 1) || classes <= 5) return false;
+  if ((t.rank() != 2 && t.rank() != 1) || classes <= 1) return false;
+  // Rows of probabilities (each in [0, 1], summing to 1: a softmax) are class scores however few
+  // classes there are, as the sample's four shapes.
+  const std::int64_t rows = t.num_elements() / classes;
+  bool distributions = rows > 0;
+  for (std::int64_t r = 0; distributions && r < rows; ++r) {
+    double sum = 0;
+    for (std::int64_t c = 0; distributions && c < classes; ++c) {
+      const double v = element(t, r * classes + c);
+      distributions = v >= 0 && v <= 1;
+      sum += v;
+    }
+    distributions = distributions && std::abs(sum - 1.0) < 0.01;
+  }
+  if (distributions) return true;
+  // Otherwise more classes than the top 5 shows: [N, 4] boxes and [N, 2] points are not scores.
+  if (classes <= 5) return false;
   // Scores are fractions; a row of whole numbers is ids or counts (a detector's class ids).
   const std::int64_t n = t.num_elements();
   for (std::int64_t i = 0; i < n; ++i) {

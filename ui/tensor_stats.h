@@ -35,8 +35,9 @@ double element(const HostTensor& t, std::int64_t i);
 // The first `n` values, comma separated, in the precision a float32 needs to round-trip.
 QString first_values(const HostTensor& t, int n);
 
-// Whether top-k makes sense: a float [N, classes] (or [classes]) with more than 5 classes and
-// values that are not all whole numbers (those are ids or counts, not scores).
+// Whether top-k makes sense: a float [N, classes] (or [classes]) whose rows are probabilities
+// (a softmax), or with more than 5 classes and values that are not all whole numbers (those are
+// ids or counts, not scores).
 bool classifier_like(const HostTensor& t);
 // The k largest entries of row `row` as (class index, value), largest first; NaN sorts last.
 std::vector<std::pair<int, double>> top_k(const HostTensor& t, int row, int k);
