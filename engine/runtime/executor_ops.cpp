@@ -469,9 +469,10 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
     HostTensor item = host_arg(e, node, in, 2);
     check_item(*l, item, node);
     if (i >= 0 && static_cast<std::size_t>(i) >= l->items.size() &&
-        node.attr_or<bool>("resize_if_index_out_of_bounds", false))
+        node.attr_or<bool>("resize_if_index_out_of_bounds", false)) {
       reserve_slots(static_cast<std::uint64_t>(i) + 1, "TensorList");
-    l->items.resize(static_cast<std::size_t>(i) + 1);
+      l->items.resize(static_cast<std::size_t>(i) + 1);
+    }
     l->items[checked_index(i, l->items.size(), node)] = std::move(item);
     return {list(std::move(l))};
   }

@@ -152,6 +152,28 @@ class ExecutorTest : public QObject {
     QVERIFY_THROWS_EXCEPTION(ModelError, ex.run({{"x", test::floats({1, 3}, {1, 2, 3})}}, bad));
   }
 
+  // Setting an item inside a TensorList keeps its length (only resize_if_index_out_of_bounds
+  // may grow it, and nothing shrinks it).
+  void tensor_list_set_item_keeps_the_length() {
+    GraphBuilder b;
+    auto shape = b.int_const("element_shape", -1);
+    auto three = b.int_const("three", 3);
+    auto zero = b.int_const("zero", 0);
+    auto seven = b.int_const("seven", 7);
+    const std::map<std::string, graph::AttrValue, std::less<>> dt{
+        {"element_dtype", graph::TypeAttr{"DT_INT32"}}};
+    auto list = b.add("list", "TensorListReserve", {shape, three}, dt);
+    auto set = b.add("set", "TensorListSetItem", {list, zero, seven}, dt);
+    auto length = b.add("length", "TensorListLength", {set});
+    b.output("length", length);
+    const graph::Graph g = b.take();
+    Engine e;
+    test::add_test_kernels(e);
+    Executor ex(e, g);
+    const auto outs = ex.run({});
+    QCOMPARE(outs.at(0).values<std::int32_t>()[0], 3);
+  }
+
   void memory_returns_to_start_and_weights_stay() {
     GraphBuilder b;
     auto x = b.placeholder("x", DType::Float32, {4});
