@@ -58,12 +58,12 @@ void print_endpoints(std::ostream& o, const char* title, const nlohmann::json& l
 void print_text(std::ostream& o, const nlohmann::json& j) {
   o << "Model    " << safe(j["file"]) << '\n';
   o << "Kind     " << safe(j["kind"]);
-  if (!safe(j["format"]).empty() && j["format"] != j["kind"])
-    o << " (format \"" << safe(j["format"]) << "\")";
+  if (const std::string format = safe(j["format"]); !format.empty() && j["format"] != j["kind"])
+    o << " (format \"" << format << "\")";
   o << '\n';
   const auto& p = j["producer"];
-  if (!safe(p["generated_by"]).empty()) o << "Source   " << safe(p["generated_by"]) << '\n';
-  if (!safe(p["converted_by"]).empty()) o << "Converter " << safe(p["converted_by"]) << '\n';
+  if (const std::string by = safe(p["generated_by"]); !by.empty()) o << "Source   " << by << '\n';
+  if (const std::string by = safe(p["converted_by"]); !by.empty()) o << "Converter " << by << '\n';
   if (p.contains("keras_version"))
     o << "Keras    " << safe(p["keras_version"]) << " (" << safe(p["backend"]) << ")\n";
   o << '\n';

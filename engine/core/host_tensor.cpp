@@ -29,8 +29,9 @@ HostTensor allocate(DType dtype, Shape shape, bool zero) {
   const auto what = [&] {
     return "a " + std::string(to_string(dtype)) + " tensor of shape " + shape_to_string(t.shape);
   };
-  // Checked before trying: the machine could not hold it, whatever the heap says.
-  check_allocation(bytes, what());
+  // Checked before trying: the machine could not hold it, whatever the heap says. The message is
+  // built only when it is needed (every kernel output passes here).
+  if (bytes > memory_limit()) check_allocation(bytes, what());
   try {
     if (dtype == DType::String) {
       t.strings = std::make_shared<std::vector<std::string>>(static_cast<std::size_t>(n));

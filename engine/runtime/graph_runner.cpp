@@ -313,7 +313,7 @@ class Run {
         if (outs[k] && outs[k]->is_tensor()) outs[k]->tensor = out_tensors[k];
     }
 
-    ctxs_.at(ctx).ran.push_back(i);
+    if (ctx != 0) ctxs_.at(ctx).ran.push_back(i);  // the root context never retires
     store_outputs(i, store, std::move(outs));
     // This node has read its inputs: the ones made in this same context lose a consumer.
     for (std::size_t k = 0, used = 0; k < node.inputs.size() && used < in.size(); ++k) {
@@ -334,11 +334,17 @@ class Run {
     return next;
   }
 
+  // The slot of node i's outputs in context c, made if new. A context other than the root
+  // remembers what it holds, to drop it when it retires (the root never does).
+  Slot& slot_of(int i, int c) {
+    auto [it, added] = slots_.try_emplace({i, c});
+    if (added && c != 0) ctxs_.at(c).stored.push_back(i);
+    return it->second;
+  }
+
   // Stores node i's outputs in context `store`; drops what no one will read.
   void store_outputs(int i, int store, std::vector<std::optional<Value>> outs) {
-    auto [slot_it, new_slot] = slots_.try_emplace({i, store});
-    if (new_slot) ctxs_.at(store).stored.push_back(i);
-    Slot& slot = slot_it->second;
+    Slot& slot = slot_of(i, store);
     slot.outs = std::move(outs);
     slot.live = slot.outs.empty();
     for (const auto& v : slot.outs) slot.live = slot.live || v.has_value();
@@ -368,9 +374,7 @@ class Run {
     // Outputs go straight into their slots, which the run disposes whatever happens next.
     for (std::size_t k = 0; k < p.outputs.size(); ++k) {
       const auto& [node, output] = p.outputs[k];
-      auto [slot_it, new_slot] = slots_.try_emplace({node, 0});
-      if (new_slot) ctxs_.at(0).stored.push_back(node);
-      auto& outs = slot_it->second.outs;
+      auto& outs = slot_of(node, 0).outs;
       outs.resize(std::max(outs.size(), plan_.nodes[node].uses.size()));
       outs[output] = Value{e_.adopt(b, result->at(k), g_.nodes[node].name), {}, {}};
     }
@@ -379,9 +383,7 @@ class Run {
       std::vector<Tensor> in_tensors, out_tensors;
       for (const auto& ref : node.inputs)  // all made: outside ones checked above, the rest here
         in_tensors.push_back(tensor_of(*lookup(ref.node, ref.output, 0, nullptr)));
-      auto [slot_it, new_slot] = slots_.try_emplace({i, 0});
-      if (new_slot) ctxs_.at(0).stored.push_back(i);
-      auto& outs = slot_it->second.outs;
+      auto& outs = slot_of(i, 0).outs;
       for (const auto& v : outs) out_tensors.push_back(tensor_of(v));
       const bool first = i == p.nodes.front();
       KernelEvent event{e_, node, first ? b.name() : "fused", in_tensors, out_tensors};
@@ -389,7 +391,6 @@ class Run {
       if (!first) event.fused_into = &g_.nodes[p.nodes.front()];
       for (Observer* o : e_.observers()) o->before_kernel(event), o->after_kernel(event);
       if (debug_) debug_->after_kernel(event);
-      ctxs_.at(0).ran.push_back(i);
       store_outputs(i, 0, std::move(outs));
       for (const auto& ref : node.inputs) {
         Slot& src = slots_.at({ref.node, 0});

@@ -38,8 +38,8 @@ std::string texel_expr(const TexLayout& l, const std::string& p) {
 // dispatched on (part of its texture state), and Mesa's disk cache found only a program's first
 // variant again in a later process (emotion: a later variant took 870 ms in every process). So on
 // llvmpipe the pattern is part of the source: each program has one variant, found again.
-std::string llvmpipe_variant_note(const KernelCall& call, const std::string& renderer) {
-  if (renderer.find("llvmpipe") == std::string::npos) return {};
+std::string llvmpipe_variant_note(const KernelCall& call, const GlLimits& limits) {
+  if (!limits.variant_per_pow2_sides) return {};
   auto pot = [](std::int64_t v) { return std::has_single_bit(static_cast<std::uint64_t>(v)); };
   std::string s = "// llvmpipe texture sides, power of two:";
   auto add = [&](const TexLayout& l) {
@@ -513,7 +513,7 @@ void GlBackend::dispatch(const KernelCall& call) {
   }
   const std::string body = call.extra + std::string(shader_source(call.shader));
   std::string source = prelude(call, local, images, lim.image_load_formatted, uniforms) +
-                       llvmpipe_variant_note(call, ctx_->renderer()) + call.defines + body;
+                       llvmpipe_variant_note(call, lim) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;

@@ -1,6 +1,5 @@
 #include "backends/gl/program_cache.h"
 
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <cstdlib>
@@ -8,6 +7,8 @@
 #include <fstream>
 #include <stdexcept>
 #include <system_error>
+
+#include "io/safe_write.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -168,20 +169,13 @@ void ProgramCache::save(CachedProgram& p) {
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   const std::filesystem::path path = file_for(p);
-  // Write then rename, so a reader in another process never sees half a file.
-  const std::filesystem::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(&h), sizeof h);
-    out.write(bin.data(), static_cast<std::streamsize>(bin.size()));
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      return;
-    }
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
+  // Write then rename (io::write_file_replacing), so a reader in another process never sees half
+  // a file; a cache that cannot be written is only a slower next start.
+  std::string bytes(reinterpret_cast<const char*>(&h), sizeof h);
+  bytes.append(bin.data(), bin.size());
+  try {
+    io::write_file_replacing(path, bytes);
+  } catch (const std::runtime_error&) {
     return;
   }
   p.binary_bytes = bin.size();

@@ -288,9 +288,9 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
   for (const auto& ref : p.outputs) {
     const graph::TensorInfo* t = info(shapes, ref);
     Shape shape(t->shape.dims.begin(), t->shape.dims.end());
-    // Every element is written by the runtime.
-    auto buffer = Buffer::allocate_uninitialized(static_cast<std::size_t>(num_elements(shape)) *
-                                                 sizeof(float));
+    // Every element is written by the runtime. Through HostTensor, which checks the size against
+    // the machine first, as every other kernel output is.
+    auto buffer = HostTensor::uninitialized(DType::Float32, shape).buffer;
     ext.push_back({id++, buffer->mutable_data()});
     out.push_back({std::make_shared<XnnData>(std::move(buffer), nullptr), DType::Float32, shape});
   }
