@@ -167,6 +167,48 @@ class GraphSceneTest : public QObject {
     QCOMPARE(svg.count("<path "), static_cast<qsizetype>(s.edges.size()));
     QVERIFY(svg.contains(">Conv2D<"));
   }
+
+  // Closed groups can close a cycle: input -> g/x -> a -> b -> g/y -> out, with g closed, is
+  // g -> a -> b -> g. Every edge must still run from its source box to its target box, and the
+  // layout must not reach graphviz's cycle breaking (which leaks; the sanitizer pass sees it).
+  void cycleThroughClosedGroupKeepsDirections() {
+    graph::Graph g;
+    auto add = [&](std::string name, std::vector<int> inputs) {
+      graph::Node n;
+      n.name = std::move(name);
+      n.op = "Relu";
+      for (int i : inputs) n.inputs.push_back({i, 0});
+      n.outputs.push_back({DType::Float32, PartialShape::of({1, 4})});
+      g.nodes.push_back(std::move(n));
+      return static_cast<int>(g.nodes.size()) - 1;
+    };
+    const int in = add("input", {});
+    const int x = add("g/x", {in});
+    const int a = add("a", {x});
+    const int b = add("b", {a});
+    const int y = add("g/y", {b});
+    add("out", {y});
+    g.rebuild_index();
+    ScopeTree tree(g, false);
+    Scene s = build_scene(g, tree, {});
+    QCOMPARE(s.items.size(), size_t{5});  // input, g, a, b, out
+    QCOMPARE(s.edges.size(), size_t{5});
+    std::vector<Vec2> sizes(s.items.size(), Vec2{80, 36});
+    Layout l = compute_layout(s, sizes, 18);
+    auto near = [](const RectF& r, Vec2 p) {
+      return RectF{r.x0 - 3, r.y0 - 3, r.x1 + 3, r.y1 + 3}.contains(p);
+    };
+    for (std::size_t e = 0; e < s.edges.size(); ++e) {
+      const EdgePath& p = l.edges[e];
+      QVERIFY(p.bezier.size() >= 4);
+      const RectF& from = l.items[static_cast<size_t>(s.edges[e].from)];
+      const RectF& to = l.items[static_cast<size_t>(s.edges[e].to)];
+      QVERIFY2(near(from, p.bezier.front()),
+               qPrintable(QString("edge %1 starts off its source").arg(e)));
+      QVERIFY(p.has_arrow);
+      QVERIFY2(near(to, p.arrow_tip), qPrintable(QString("edge %1 points off its target").arg(e)));
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(GraphSceneTest)
