@@ -9,6 +9,7 @@
 #include "graph/build.h"
 #include "runtime/executor.h"
 #include "runtime/graph_builder.h"
+#include "support/kernel_inputs.h"
 
 using namespace tfjsi;
 
@@ -45,6 +46,47 @@ graph::Graph softmax(const Shape& x) {
   test::GraphBuilder b;
   auto in = b.placeholder("x", DType::Float32, x);
   return finish(b, b.add("p", "Softmax", {in}, {{"T", graph::TypeAttr{"DT_FLOAT"}}}));
+}
+
+// A filter or right-hand operand as a Const of pseudo-random values in [-0.5, 0.5).
+graph::TensorRef weights(test::GraphBuilder& b, const Shape& shape) {
+  auto w = b.add("w", "Const");
+  b.g.nodes[w.node].value = test::random_tensor(shape, 7, -0.5f, 0.5f);
+  return w;
+}
+
+graph::Graph matmul(const Shape& x, const Shape& w, bool transpose_b = false) {
+  test::GraphBuilder b;
+  auto in = b.placeholder("x", DType::Float32, x);
+  auto wt = weights(b, w);
+  return finish(b, b.add("p", "MatMul", {in, wt},
+                         {{"transpose_a", false},
+                          {"transpose_b", transpose_b},
+                          {"T", graph::TypeAttr{"DT_FLOAT"}}}));
+}
+
+graph::Graph conv(const std::string& op, const Shape& x, const Shape& f) {
+  test::GraphBuilder b;
+  auto in = b.placeholder("x", DType::Float32, x);
+  auto wt = weights(b, f);
+  return finish(b, b.add("p", op, {in, wt},
+                         {{"strides", I64s{1, 1, 1, 1}},
+                          {"padding", std::string("VALID")},
+                          {"T", graph::TypeAttr{"DT_FLOAT"}}}));
+}
+
+graph::Graph conv_transpose(const Shape& dy, const Shape& f, const Shape& out) {
+  test::GraphBuilder b;
+  auto sizes = b.add("sizes", "Const");
+  b.g.nodes[sizes.node].value =
+      test::ints({4}, {static_cast<std::int32_t>(out[0]), static_cast<std::int32_t>(out[1]),
+                       static_cast<std::int32_t>(out[2]), static_cast<std::int32_t>(out[3])});
+  auto wt = weights(b, f);
+  auto in = b.placeholder("x", DType::Float32, dy);
+  return finish(b, b.add("p", "Conv2DBackpropInput", {sizes, wt, in},
+                         {{"strides", I64s{1, 1, 1, 1}},
+                          {"padding", std::string("VALID")},
+                          {"T", graph::TypeAttr{"DT_FLOAT"}}}));
 }
 
 }  // namespace
@@ -96,6 +138,20 @@ class GlLimitsTest : public QObject {
     check(reduce("Max", {2, 100000}, {1}), false, "Max 100000");
     check(softmax({1, 1, 1, 100000}), false, "Softmax 100000");
     check(softmax({2, 3, 10}), true, "Softmax 10");
+  }
+
+  // The sums of products loop over the shared dimension (and the window) in one invocation.
+  void longProductsRunOnCpu() {
+    check(matmul({1, 256}, {256, 8}), true, "MatMul 1x256x8 (gemv)");
+    check(matmul({1, 400000}, {400000, 4}), false, "MatMul 1x400000x4 (gemv)");
+    check(matmul({8, 300000}, {300000, 8}), false, "MatMul 8x300000x8 (gemm)");
+    check(matmul({2, 300000}, {8, 300000}, true), false, "MatMul 2x300000x8, b transposed");
+    check(conv("Conv2D", {1, 3, 3, 1024}, {3, 3, 1024, 8}), true, "Conv2D 3x3x1024");
+    check(conv("Conv2D", {1, 1, 1, 400000}, {1, 1, 400000, 4}), false, "Conv2D 1x1x400000");
+    check(conv("DepthwiseConv2dNative", {1, 300, 300, 4}, {300, 300, 4, 1}), false,
+          "DepthwiseConv2dNative 300x300");
+    check(conv_transpose({1, 1, 1, 300000}, {1, 1, 4, 300000}, {1, 1, 1, 4}), false,
+          "Conv2DBackpropInput over 300000 channels");
   }
 };
 

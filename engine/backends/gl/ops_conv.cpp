@@ -31,6 +31,28 @@ bool fused_supported(const graph::Node& n, InputInfos inputs) {
   return act != 5 || per_channel(known_shape(inputs, 3), c);
 }
 
+// Loop turns of one invocation of conv_direct.comp and conv_transpose.comp: the window, and
+// under each tap the input's channel texels (loops of constant length inside are unrolled).
+std::int64_t conv_iterations(std::int64_t kh, std::int64_t kw, std::int64_t in_channels) {
+  return nested_iterations(kh, nested_iterations(kw, (in_channels + 3) / 4));
+}
+// Of the matrix products: the shared dimension's texels (gemm_tiled.comp takes them four at a
+// time; counted one at a time, the bound stays simple and on the safe side).
+std::int64_t product_iterations(std::int64_t k) {
+  return (k + 3) / 4;
+}
+
+// The loop bound (window.h) as supports() can judge it from the filter [KH][KW][IC][M], when
+// shape inference knows it; otherwise run() checks.
+bool filter_loops_fit(InputInfos inputs, bool depthwise) {
+  const PartialShape* f = known_shape(inputs, 1);
+  if (!f || f->rank() != 4) return true;
+  const auto& d = f->dims;
+  if (d[0] < 0 || d[1] < 0) return true;
+  if (depthwise) return nested_iterations(d[0], d[1]) <= kMaxLoopIterations;
+  return d[2] < 0 || conv_iterations(d[0], d[1], d[2]) <= kMaxLoopIterations;
+}
+
 // Fills the epilogue's #defines and binds bias (in2) and Prelu alpha (in3).
 void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fused) {
   int act = 0;
@@ -122,6 +144,9 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   const Window w = window(c, x[1], x[2], f[0], f[1], c.int_list("strides", {1, 1, 1, 1}),
                           c.int_list("dilations", {1, 1, 1, 1}));
   const Shape out_shape{x[0], w.out_h, w.out_w, f[3]};
+  require_loops_fit(c, conv_iterations(f[0], f[1], f[2]),
+                    "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window over " +
+                        std::to_string(f[2]) + " channels");
   const std::int64_t slices = conv_slices((f[3] + 3) / 4);
   if (const GlTensorData* weights = packed_conv_weights(c, f, slices)) {
     KernelCall call;
@@ -177,6 +202,8 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
   const Window w = window(c, x[1], x[2], f[0], f[1], c.int_list("strides", {1, 1, 1, 1}),
                           c.int_list("dilations", {1, 1, 1, 1}));
   const Shape out_shape{x[0], w.out_h, w.out_w, f[2] * f[3]};
+  require_loops_fit(c, nested_iterations(f[0], f[1]),
+                    "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window");
   KernelCall call;
   set_window(call, w);
   const GlTensorData* weights = f[3] == 1 ? packed_depthwise_weights(c, f) : nullptr;
@@ -231,6 +258,9 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
   if (w.out_h != dy[1] || w.out_w != dy[2])
     c.fail("out_backprop " + shape_to_string(dy) + " does not match the forward output " +
            std::to_string(w.out_h) + "x" + std::to_string(w.out_w));
+  require_loops_fit(c, conv_iterations(f[0], f[1], dy[3]),
+                    "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window over " +
+                        std::to_string(dy[3]) + " channels");
   KernelCall call;
   call.shader = "conv_transpose.comp";
   call.inputs = {&c.tex(2), &c.tex(1)};
@@ -267,6 +297,7 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
   }
   out_shape[rank - 2] = m;
   out_shape[rank - 1] = n;
+  require_loops_fit(c, product_iterations(k), "a sum over " + std::to_string(k) + " products");
   KernelCall call;
   call.inputs = {&c.tex(0), &c.tex(1)};
   add_epilogue(c, call, n, fused);
@@ -303,6 +334,19 @@ bool two_inputs(const graph::Node& n, InputInfos) {
   return n.inputs.size() == 2;
 }
 
+bool conv_supported(const graph::Node& n, InputInfos inputs) {
+  return two_inputs(n, inputs) && filter_loops_fit(inputs, false);
+}
+bool fused_conv_supported(const graph::Node& n, InputInfos inputs) {
+  return fused_supported(n, inputs) && filter_loops_fit(inputs, false);
+}
+bool depthwise_supported(const graph::Node& n, InputInfos inputs) {
+  return two_inputs(n, inputs) && filter_loops_fit(inputs, true);
+}
+bool fused_depthwise_supported(const graph::Node& n, InputInfos inputs) {
+  return fused_supported(n, inputs) && filter_loops_fit(inputs, true);
+}
+
 // MatMul on gl takes rank-2 operands, BatchMatMulV2 ranks 2 to 4.
 bool matmul_supported(const graph::Node& n, InputInfos inputs) {
   const bool batched = n.op != "MatMul" && n.op != "_FusedMatMul";
@@ -310,6 +354,12 @@ bool matmul_supported(const graph::Node& n, InputInfos inputs) {
     if (const PartialShape* s = known_shape(inputs, i);
         s && (batched ? s->rank() < 2 : s->rank() != 2))
       return false;
+  // The shared dimension, from the left operand when its shape is known (the loop bound).
+  if (const PartialShape* a = known_shape(inputs, 0); a && a->rank() >= 2) {
+    const bool ta = n.attr_or<bool>(batched ? "adj_x" : "transpose_a", false);
+    const std::int64_t k = a->dims[static_cast<std::size_t>(a->rank() - (ta ? 2 : 1))];
+    if (k >= 0 && product_iterations(k) > kMaxLoopIterations) return false;
+  }
   return n.op == "_FusedMatMul" ? fused_supported(n, inputs) : two_inputs(n, inputs);
 }
 
@@ -318,10 +368,10 @@ bool matmul_supported(const graph::Node& n, InputInfos inputs) {
 extern const GlOpEntry kConvOps[];
 extern const std::size_t kNumConvOps;
 const GlOpEntry kConvOps[] = {
-    {"Conv2D", conv2d, two_inputs},
-    {"_FusedConv2D", fused_conv2d, fused_supported},
-    {"DepthwiseConv2dNative", depthwise2d, two_inputs},
-    {"FusedDepthwiseConv2dNative", fused_depthwise2d, fused_supported},
+    {"Conv2D", conv2d, conv_supported},
+    {"_FusedConv2D", fused_conv2d, fused_conv_supported},
+    {"DepthwiseConv2dNative", depthwise2d, depthwise_supported},
+    {"FusedDepthwiseConv2dNative", fused_depthwise2d, fused_depthwise_supported},
     {"Conv2DBackpropInput", conv2d_backprop_input, nullptr},
     {"MatMul", matmul_plain, matmul_supported},
     {"_FusedMatMul", matmul_fused, matmul_supported},

@@ -42,14 +42,6 @@ bool softmax_supported(const graph::Node&, InputInfos inputs) {
   return 3 * ((s->dims.back() + 3) / 4) <= kMaxLoopIterations;
 }
 
-// The run-time side of the same bound, for what supports() cannot see (reduced axes come from
-// a tensor; shapes may be unknown): BackendLimit, so the node runs on cpu with this reason.
-void require_loops_fit(OpContext& c, std::int64_t iterations, const std::string& what) {
-  if (iterations > kMaxLoopIterations)
-    c.unsupported(what + " takes more than " + std::to_string(kMaxLoopIterations) +
-                  " loop iterations in one shader invocation, which gl does not run to the end");
-}
-
 std::vector<runtime::TensorView> max_pool(OpContext& c) {
   return pool(c, false);
 }

@@ -5,6 +5,12 @@
 namespace tfjsi::gl {
 
 // TF's output size and leading padding for SAME, VALID and EXPLICIT.
+void require_loops_fit(OpContext& c, std::int64_t iterations, const std::string& what) {
+  if (iterations > kMaxLoopIterations)
+    c.unsupported(what + " takes more than " + std::to_string(kMaxLoopIterations) +
+                  " loop iterations in one shader invocation, which gl does not run to the end");
+}
+
 Window window(const OpContext& c, std::int64_t in_h, std::int64_t in_w, std::int64_t kh,
               std::int64_t kw, const std::vector<std::int64_t>& strides,
               const std::vector<std::int64_t>& dilations) {

@@ -32,6 +32,9 @@ inline std::int64_t nested_iterations(std::int64_t outer, std::int64_t inner) {
   if (outer > kMaxLoopIterations || inner > kMaxLoopIterations) return kMaxLoopIterations + 1;
   return outer + outer * std::max<std::int64_t>(inner, 0);
 }
+// The run-time side of the bound, for what supports() cannot see (reduced axes come from a
+// tensor; shapes may be unknown): BackendLimit, so the node runs on cpu with the reason.
+void require_loops_fit(OpContext& c, std::int64_t iterations, const std::string& what);
 
 // KH, KW, SH, SW, DH, DW, PAD_T, PAD_L as #defines.
 std::string window_defines(const Window& w);
