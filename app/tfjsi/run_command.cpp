@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "analysis/nonfinite_origin.h"
 #include "args.h"
 #include "backends/gl/gl_backend.h"
 #include "commands.h"
@@ -90,6 +91,20 @@ int run_command(std::span<const std::string> argv) {
     j["outputs"].push_back(s);
   }
   j["placement"] = placement(m.graph, executor.plan());
+  // An output that is not finite gets its origin: one more run, watching every node.
+  bool nan = false, inf = false;
+  for (const HostTensor& t : outputs) {
+    nan = nan || analysis::holds_nonfinite(t, true);
+    inf = inf || analysis::holds_nonfinite(t, false);
+  }
+  std::optional<analysis::NonfiniteOrigin> origin;
+  if (nan || inf) origin = analysis::find_nonfinite_origin(*engine, m.graph, inputs.tensors, nan);
+  if (origin)
+    j["nonfinite_origin"] = {{"value", origin->value},
+                             {"node", origin->node},
+                             {"op", origin->op},
+                             {"weight", origin->weight},
+                             {"input", origin->input}};
 
   if (args.flag("json")) {
     std::cout << json_text(j) << '\n';
@@ -110,6 +125,7 @@ int run_command(std::span<const std::string> argv) {
                 << o["inf"].get<std::size_t>();
     std::cout << '\n';
   }
+  if (origin) std::cout << "  warning: " << terminal_safe(origin->message()) << '\n';
   if (auto out = args.value("out")) std::cout << "Outputs written to " << *out << '\n';
   return 0;
 }

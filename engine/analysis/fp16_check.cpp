@@ -11,6 +11,7 @@
 #include "analysis/backend_restore.h"
 #include "analysis/fp16_emulation.h"
 #include "analysis/node_trace.h"
+#include "analysis/nonfinite_origin.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
 
@@ -183,21 +184,14 @@ std::vector<PathStep> error_path(const graph::Graph& g, const NodeIds& ids, int 
   return path;
 }
 
-bool holds(const HostTensor& t, bool nan) {
-  if (t.dtype != DType::Float32 || !t.buffer) return false;
-  for (float v : t.values<float>())
-    if (nan ? std::isnan(v) : std::isinf(v)) return true;
-  return false;
-}
-
 std::optional<Fp32Nonfinite> nonfinite_reference(const graph::Graph& graph, const NodeIds& ids,
                                                  const runtime::NamedTensors& inputs,
                                                  const Reference& ref, const Pass& fp32) {
   Fp32Nonfinite bad;
   bool nan = false;
   for (std::size_t k = 0; k < ref.outputs.size(); ++k) {
-    const bool has_nan = holds(ref.outputs[k], true);
-    if (!has_nan && !holds(ref.outputs[k], false)) continue;
+    const bool has_nan = holds_nonfinite(ref.outputs[k], true);
+    if (!has_nan && !holds_nonfinite(ref.outputs[k], false)) continue;
     bad.outputs.push_back(k < graph.outputs.size() ? graph.outputs[k].name
                                                    : "output_" + std::to_string(k));
     nan = nan || has_nan;
@@ -205,7 +199,7 @@ std::optional<Fp32Nonfinite> nonfinite_reference(const graph::Graph& graph, cons
   if (bad.outputs.empty()) return std::nullopt;
   bad.value = nan ? "NaN" : "inf";
   for (const auto& [name, t] : inputs)
-    if (holds(t, false) || holds(t, true)) {
+    if (holds_nonfinite(t, false) || holds_nonfinite(t, true)) {
       bad.input = name;
       break;
     }

@@ -248,6 +248,42 @@ class HostileCliTest : public QObject {
     expect_exit({"run", quant, "--backend", "cpu"}, 1, {"weight 'w'", "element 1", "scale"});
   }
 
+  // Item 5, stored infinities: a float32 weight holding inf is accepted (real models keep -inf
+  // on purpose), but an output that goes non-finite is not left as a bare count: `run` names the
+  // first node that produced it and the weight it read.
+  void storedInfWeightIsNamedWhenAnOutputGoesNonfinite() {
+    nlohmann::json g = graph_model(
+        {placeholder("x", {1, 2}),
+         {{"name", "w"}, {"op", "Const"}, {"attr", {{"dtype", {{"type", "DT_FLOAT"}}}}}},
+         unary("relu", "Relu", "x"),
+         {{"name", "y"},
+          {"op", "Mul"},
+          {"input", {"relu", "w"}},
+          {"attr", {{"T", {{"type", "DT_FLOAT"}}}}}}});
+    g["weightsManifest"] = {{{"paths", {"w.bin"}},
+                             {"weights", {{{"name", "w"}, {"shape", {2}}, {"dtype", "float32"}}}}}};
+    const QString model = write_model("stored-inf", g);
+    const float w[2] = {1.f, std::numeric_limits<float>::infinity()};
+    std::ofstream(tmp_.path / "stored-inf" / "w.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(w), sizeof w);
+    const QString input = npy("ones.npy", filled({1, 2}, 1.f));
+    auto r = expect_exit({"run", model, "--input", input, "--backend", "cpu", "--json"}, 0, {});
+    const auto j = r.json();
+    QVERIFY2(j.contains("nonfinite_origin"), r.out.constData());
+    QCOMPARE(j["nonfinite_origin"]["value"].get<std::string>(), std::string("inf"));
+    QCOMPARE(j["nonfinite_origin"]["node"].get<std::string>(), std::string("y"));
+    QCOMPARE(j["nonfinite_origin"]["weight"].get<std::string>(), std::string("w"));
+    const auto text = expect_exit({"run", model, "--input", input, "--backend", "cpu"}, 0, {});
+    QVERIFY2(
+        text.out.contains("inf first appears at node 'y' (Mul)") && text.out.contains("weight 'w'"),
+        text.out.constData());
+    // A finite run says nothing of the kind.
+    const QString relu =
+        write_model("finite", graph_model({placeholder("x", {1, 2}), unary("y", "Relu", "x")}));
+    auto fine = expect_exit({"run", relu, "--input", input, "--backend", "cpu", "--json"}, 0, {});
+    QVERIFY(!fine.json().contains("nonfinite_origin"));
+  }
+
   // Item 10: a Const whose dtype is no TF dtype is refused, naming the node and the dtype.
   void unknownConstDtypeIsRefused() {
     nlohmann::json m = graph_model({placeholder("x", {1}),
