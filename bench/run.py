@@ -10,9 +10,9 @@ constants of tests/reference/input-overrides.json (written here as .npy for tfjs
 times --runs warm runs after --warmup; a round's figure is that median, the table's figure is the
 median over rounds. The machine is shared, so only medians and ratios are worth quoting.
 
-FLOPs: one `tfjsi run --backend cpu --flag debug=true` per model logs every kernel with its input
-and output shapes; conv, depthwise, transposed conv and matmul multiply-adds are counted from those
-(x2 for FLOPs). Peak GFLOP/s is cores x FMA units x fp32 lanes x 2 x clock, from /proc/cpuinfo.
+FLOPs: what `tfjsi bench --json` reports as "flops", the engine's one count (engine/analysis/
+node_cost.h: multiply-adds as 2, element-wise ops, pools and reductions, from the shapes the run
+really had). Peak GFLOP/s is cores x FMA units x fp32 lanes x 2 x clock, from /proc/cpuinfo.
 
 Writes the table to bench/results/<date>.md (or --out) and prints it.
 
@@ -107,54 +107,6 @@ def override_args(model_path, name, tmpdir):
         write_npy(path, dtype, shape, values)
         args += ["--input", f"{input_name}={path}"]
     return args
-
-
-# ---- FLOPs ----
-
-SHAPE = re.compile(r"\w+\[([0-9,]*)\]")
-
-
-def shapes(text):
-    return [[int(d) for d in m.group(1).split(",") if d] for m in SHAPE.finditer(text)]
-
-
-def prod(dims):
-    p = 1
-    for d in dims:
-        p *= d
-    return p
-
-
-def kernel_macs(op, ins, outs):
-    """Multiply-adds of one kernel from its input and output shapes (0 for other ops)."""
-    if not outs or not ins:
-        return 0
-    out = outs[0]
-    if op in ("Conv2D", "_FusedConv2D") and len(ins) >= 2 and len(ins[1]) == 4:
-        kh, kw, cin, _ = ins[1]
-        return prod(out) * kh * kw * cin
-    if op in ("DepthwiseConv2dNative", "FusedDepthwiseConv2dNative") and len(ins) >= 2 and len(ins[1]) == 4:
-        kh, kw = ins[1][0], ins[1][1]
-        return prod(out) * kh * kw
-    if op == "Conv2DBackpropInput" and len(ins) >= 3 and len(ins[1]) == 4:
-        kh, kw, cout, _ = ins[1]  # each input (dy) element scatters kh*kw*cout products
-        return prod(ins[2]) * kh * kw * cout
-    if op in ("MatMul", "_FusedMatMul", "BatchMatMul", "BatchMatMulV2") and len(ins) >= 2 and out:
-        return prod(ins[0]) * out[-1]  # batch*M*K times N, whatever the transposes
-    return 0
-
-
-def count_flops(tfjsi, model, extra):
-    proc = subprocess.run([tfjsi, "run", model, "--backend", "cpu", "--flag", "debug=true"] + extra,
-                          capture_output=True, text=True, timeout=1800)
-    if proc.returncode != 0:
-        raise RuntimeError(proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "run failed")
-    macs = 0
-    for line in proc.stderr.splitlines():
-        m = re.match(r"\[debug\] (\S+) '.*' on \w+: in \((.*?)\) out \((.*?)\)", line)
-        if m:
-            macs += kernel_macs(m.group(1), shapes(m.group(2)), shapes(m.group(3)))
-    return 2 * macs
 
 
 # ---- the machine ----
@@ -284,11 +236,7 @@ def main():
             row = {"name": name, "times": {c: [] for c in configs}, "errors": {}, "load": load_average(),
                    "runs": {c: [] for c in configs}}
             loads.append(row["load"])
-            try:
-                row["flops"] = count_flops(args.tfjsi, model, extra)
-            except Exception as e:  # noqa: BLE001 - the table says which model failed and why
-                row["flops"] = None
-                log(f"bench: {name}: FLOPs: {e}")
+            row["flops"] = None  # from the first tfjsi run's JSON
             for r in range(args.rounds):
                 for c in configs:
                     if c in row["errors"] or r >= config_rounds.get(c, args.rounds):
@@ -297,6 +245,8 @@ def main():
                         ms, j = time_config(c, args, model, name, extra)
                         row["times"][c].append(ms)
                         row["runs"][c].append({k: v for k, v in j.items() if not isinstance(v, (dict, list))})
+                        if row["flops"] is None and j.get("flops"):
+                            row["flops"] = j["flops"]
                         log(f"bench: {name} round {r + 1}/{args.rounds} {c}: {ms:.2f} ms")
                     except Exception as e:  # noqa: BLE001
                         row["errors"][c] = str(e)

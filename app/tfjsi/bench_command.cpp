@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 
+#include "analysis/node_cost.h"
 #include "args.h"
 #include "backends/gl/gl_backend.h"
 #include "backends/xnnpack/xnnpack_backend.h"
@@ -105,6 +106,16 @@ int bench_command(std::span<const std::string> argv) {
                       {"times_ms", times},
                       {"peak_rss_mb", static_cast<double>(process_memory().peak_rss_kb) / 1024.0},
                       {"peak_tensor_bytes", engine->peak_bytes()}};
+  {
+    // FLOPs of one run from the shapes it really had (analysis/node_cost.h): a run of its own
+    // after the measured ones, since the counter makes every node its own kernel.
+    analysis::CostCounter cost;
+    engine->add_observer(&cost);
+    executor.run(inputs.tensors);
+    engine->remove_observer(&cost);
+    j["flops"] = cost.flops();
+    j["gflops_per_s"] = static_cast<double>(cost.flops()) / (median(times) * 1e6);
+  }
   if (gl) {
     j["compile_ms"] = gl_first["compile_ms"];
     j["upload_ms"] = gl_first["upload_ms"];
@@ -167,6 +178,8 @@ int bench_command(std::span<const std::string> argv) {
             << "  warm    median " << j["median_ms"].get<double>() << " ms, min "
             << j["min_ms"].get<double>() << ", max " << j["max_ms"].get<double>() << " (" << runs
             << " runs after " << warmup << " warm-up)\n"
+            << "  compute " << static_cast<double>(j["flops"].get<std::int64_t>()) / 1e6
+            << " MFLOP a run, " << j["gflops_per_s"].get<double>() << " GFLOP/s\n"
             << "  peak RSS " << j["peak_rss_mb"].get<double>() << " MiB\n";
   if (gl)
     std::cout << "  gl: compile " << j["compile_ms"].get<double>() << " ms, upload "

@@ -1,6 +1,8 @@
 // tfjsi info MODEL [--json]
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "analysis/model_summary.h"
@@ -55,6 +57,43 @@ void print_endpoints(std::ostream& o, const char* title, const nlohmann::json& l
   }
 }
 
+// "1.23 GFLOP" and the like.
+std::string human_flops(double f) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(f >= 1e9 ? 2 : 1);
+  if (f >= 1e9)
+    s << f / 1e9 << " GFLOP";
+  else if (f >= 1e6)
+    s << f / 1e6 << " MFLOP";
+  else if (f >= 1e3)
+    s << f / 1e3 << " kFLOP";
+  else
+    s << std::setprecision(0) << f << " FLOP";
+  return s.str();
+}
+
+void print_cost(std::ostream& o, const nlohmann::json& c) {
+  o << "\nCompute  " << human_flops(c["flops"].get<double>()) << " per run, "
+    << human_bytes(c["bytes_read"].get<std::uint64_t>()) << " read, "
+    << human_bytes(c["bytes_written"].get<std::uint64_t>()) << " written";
+  if (const int open = c["unknown_nodes"].get<int>())
+    o << " (" << open << " nodes with shapes known only at run time not counted)";
+  o << '\n';
+  for (const auto& in : c["inputs_assumed"])
+    o << "  for input " << safe(in["name"]) << ' ' << shape_text(in["shape"])
+      << " (unknown dims taken as 1, as run feeds them)\n";
+  std::map<std::string, const nlohmann::json*> by_name;
+  for (const auto& n : c["nodes"]) by_name[n["name"].get<std::string>()] = &n;
+  const double total = std::max(1.0, c["flops"].get<double>());
+  for (const auto& name : c["costliest"]) {
+    const nlohmann::json& n = *by_name.at(name.get<std::string>());
+    const double f = n["flops"].get<double>();
+    o << "  " << std::setw(12) << std::right << human_flops(f) << std::setw(6) << std::fixed
+      << std::setprecision(1) << 100.0 * f / total << "%  " << std::left << std::setw(22)
+      << safe(n["op"]) << ' ' << safe(n["name"]) << '\n';
+  }
+}
+
 void print_text(std::ostream& o, const nlohmann::json& j) {
   o << "Model    " << safe(j["file"]) << '\n';
   o << "Kind     " << safe(j["kind"]);
@@ -81,6 +120,8 @@ void print_text(std::ostream& o, const nlohmann::json& j) {
   });
   for (const auto& [n, op] : ops)
     o << "  " << std::setw(6) << std::right << n << "  " << terminal_safe(op) << '\n';
+
+  print_cost(o, j["cost"]);
 
   const auto& w = j["weights"];
   o << "\nWeights  " << w["count"].get<std::size_t>() << ", "

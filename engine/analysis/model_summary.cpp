@@ -1,5 +1,7 @@
 #include "analysis/model_summary.h"
 
+#include "analysis/node_cost.h"
+
 #include <map>
 
 namespace tfjsi::analysis {
@@ -18,6 +20,39 @@ nlohmann::json endpoint_json(const graph::Graph& graph, const graph::Endpoint& e
 }
 
 }  // namespace
+
+nlohmann::json summarize_cost(const graph::Graph& graph) {
+  const GraphCost cost = graph_cost(graph);
+  nlohmann::json nodes = nlohmann::json::array();
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
+    const NodeCost& c = cost.nodes[i];
+    if (!c.known) continue;
+    order.push_back(i);
+    nodes.push_back({{"name", graph.nodes[i].name},
+                     {"op", graph.nodes[i].op},
+                     {"flops", c.flops},
+                     {"bytes_read", c.bytes_read},
+                     {"bytes_written", c.bytes_written}});
+  }
+  // The ten costliest, most FLOPs first (ties: run order).
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return cost.nodes[a].flops > cost.nodes[b].flops;
+  });
+  nlohmann::json top = nlohmann::json::array();
+  for (std::size_t k = 0; k < order.size() && k < 10 && cost.nodes[order[k]].flops > 0; ++k)
+    top.push_back(graph.nodes[order[k]].name);
+  nlohmann::json assumed = nlohmann::json::array();
+  for (const auto& [name, shape] : cost.assumed_inputs)
+    assumed.push_back({{"name", name}, {"shape", shape}});
+  return {{"flops", cost.flops},
+          {"inputs_assumed", assumed},
+          {"bytes_read", cost.bytes_read},
+          {"bytes_written", cost.bytes_written},
+          {"unknown_nodes", cost.unknown},
+          {"costliest", top},
+          {"nodes", nodes}};
+}
 
 nlohmann::json summarize_model(const model::Bundle& bundle, const graph::Graph& graph) {
   nlohmann::json j;
@@ -80,6 +115,7 @@ nlohmann::json summarize_model(const model::Bundle& bundle, const graph::Graph& 
   if (!bundle.training_config.is_null()) meta["training_config"] = bundle.training_config;
   j["metadata"] = meta;
   j["warnings"] = bundle.warnings;
+  j["cost"] = summarize_cost(graph);
   return j;
 }
 

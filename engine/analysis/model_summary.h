@@ -12,4 +12,8 @@ namespace tfjsi::analysis {
 // disk, bytes decoded, by dtype and by quantization), shards, metadata and load warnings.
 nlohmann::json summarize_model(const model::Bundle& bundle, const graph::Graph& graph);
 
+// FLOPs and bytes from the inferred shapes (analysis/node_cost.h): totals, the nodes whose shapes
+// are open, the ten costliest node names and every counted node. summarize_model's "cost".
+nlohmann::json summarize_cost(const graph::Graph& graph);
+
 }  // namespace tfjsi::analysis

@@ -36,4 +36,26 @@ Graph build_graph(const model::Bundle& bundle) {
   return graph;
 }
 
+std::unique_ptr<Graph> with_static_inputs(const Graph& graph) {
+  auto copy = std::make_unique<Graph>(graph);
+  bool changed = false;
+  for (const auto& e : graph.inputs) {
+    if (e.ref.node < 0 || e.ref.node >= static_cast<int>(graph.nodes.size())) continue;
+    Node& n = copy->nodes[e.ref.node];
+    const AttrValue* a = n.attr("shape");
+    const auto* s = a ? std::get_if<PartialShape>(a) : nullptr;
+    if (n.op != "Placeholder" || !s || !s->rank_known || s->fully_known()) continue;
+    PartialShape fixed = *s;
+    for (auto& d : fixed.dims) d = d < 0 ? 1 : d;
+    n.attrs["shape"] = fixed;
+    changed = true;
+  }
+  if (!changed) return nullptr;
+  infer_shapes(*copy);
+  // Only the shapes are kept: weights stay the model's, and die with it.
+  for (auto& n : copy->nodes) n.value.reset();
+  for (auto& [name, f] : copy->functions) f.reset();
+  return copy;
+}
+
 }  // namespace tfjsi::graph

@@ -1,6 +1,8 @@
 // From a loaded bundle to the graph IR.
 #pragma once
 
+#include <memory>
+
 #include <nlohmann/json.hpp>
 
 #include "graph/ir.h"
@@ -27,5 +29,9 @@ void sort_topologically(Graph& graph);
 // Fills Node::outputs for every node from input shapes, attributes and constant values, as far
 // as they are known before running.
 void infer_shapes(Graph& graph);
+
+// A copy of `graph` (weights and functions left out) whose inputs' unknown dims are 1, as tfjsi
+// feeds them by default, with shapes inferred again; nullptr when every input's shape is known.
+std::unique_ptr<Graph> with_static_inputs(const Graph& graph);
 
 }  // namespace tfjsi::graph

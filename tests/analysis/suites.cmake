@@ -8,3 +8,6 @@ add_dependencies(compare_golden_test tfjsi)
 set(compare_golden_models ${TFJSI_CORPUS_MODELS})
 list(REMOVE_ITEM compare_golden_models blazeface emotion iris handdetect blazepose-lite)
 tfjsi_add_model_tests(analysis.compare compare_golden_test ${compare_golden_models})
+
+# FLOPs and bytes per node against hand counts on the reference Keras models (issue #23).
+tfjsi_add_suite(node_cost_test ${CMAKE_CURRENT_LIST_DIR}/node_cost_test.cpp)

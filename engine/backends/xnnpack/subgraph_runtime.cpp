@@ -87,28 +87,6 @@ std::vector<std::vector<int>> partition_plan(const graph::Graph& graph, const gr
   return parts;
 }
 
-std::unique_ptr<graph::Graph> with_static_inputs(const graph::Graph& graph) {
-  auto copy = std::make_unique<graph::Graph>(graph);
-  bool changed = false;
-  for (const auto& e : graph.inputs) {
-    if (e.ref.node < 0 || e.ref.node >= static_cast<int>(graph.nodes.size())) continue;
-    graph::Node& n = copy->nodes[e.ref.node];
-    const graph::AttrValue* a = n.attr("shape");
-    const auto* s = a ? std::get_if<PartialShape>(a) : nullptr;
-    if (n.op != "Placeholder" || !s || !s->rank_known || s->fully_known()) continue;
-    PartialShape fixed = *s;
-    for (auto& d : fixed.dims) d = d < 0 ? 1 : d;
-    n.attrs["shape"] = fixed;
-    changed = true;
-  }
-  if (!changed) return nullptr;
-  graph::infer_shapes(*copy);
-  // Only the shapes are kept: weights stay the model's, and die with it.
-  for (auto& n : copy->nodes) n.value.reset();
-  for (auto& [name, f] : copy->functions) f.reset();
-  return copy;
-}
-
 SubgraphRuntimes::~SubgraphRuntimes() = default;
 
 void SubgraphRuntimes::prune() {

@@ -16,15 +16,12 @@
 namespace tfjsi::xnnpack {
 
 // Runs of consecutive nodes of `plan` on `self` that a subgraph takes with the static shapes
-// `shapes` gives them (`graph`, or a copy of it with static input shapes: with_static_inputs);
-// runs made only of views (Reshape...) are left to the operator path, where they cost nothing.
+// `shapes` gives them (`graph`, or a copy of it with static input shapes:
+// graph::with_static_inputs); runs made only of views (Reshape...) are left to the operator path,
+// where they cost nothing.
 std::vector<std::vector<int>> partition_plan(const graph::Graph& graph, const graph::Graph& shapes,
                                              const runtime::Plan& plan,
                                              const runtime::Backend& self);
-
-// A copy of `graph` (weights left out) whose inputs' unknown dims are 1, as tfjsi feeds them by
-// default, with shapes inferred again; nullptr when every input's shape is known.
-std::unique_ptr<graph::Graph> with_static_inputs(const graph::Graph& graph);
 
 struct SubgraphStats {
   std::int64_t runs = 0;      // partitions run through a runtime

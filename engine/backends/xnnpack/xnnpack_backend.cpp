@@ -9,6 +9,7 @@
 #include "backends/cpu/kernel.h"
 #include "backends/xnnpack/native_op.h"
 #include "core/error.h"
+#include "graph/build.h"
 
 namespace tfjsi::xnnpack {
 
@@ -101,7 +102,7 @@ std::vector<std::vector<int>> XnnpackBackend::partition(const graph::Graph& grap
                                                         const runtime::Plan& plan) const {
   // Inputs with unknown dims (a batch of -1) are planned as fed by default (1); other shapes
   // make run_partition decline, and the nodes run one by one.
-  auto copy = with_static_inputs(graph);
+  auto copy = graph::with_static_inputs(graph);
   auto parts = partition_plan(graph, copy ? *copy : graph, plan, *this);
   if (shaped_.size() > 16) shaped_.clear();  // graphs of models long closed
   if (copy)
