@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "analysis/node_cost.h"
 #include "graph/ir.h"
 #include "model/bundle.h"
 
@@ -15,6 +16,9 @@ struct LoadedModel {
   model::Bundle bundle;
   std::shared_ptr<const graph::Graph> graph;
   nlohmann::json summary;  // analysis::summarize_model
+  // FLOPs and bytes per node from the inferred shapes (analysis/node_cost.h), by node index;
+  // known is false where shapes are open until a run.
+  analysis::GraphCost cost;
   double load_ms = 0;
 };
 

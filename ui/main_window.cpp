@@ -428,6 +428,16 @@ void MainWindow::colour_graph() {
     }
     return;
   }
+  if (mode == GraphColour::Flops) {
+    // From the shapes, so before any run too.
+    std::unordered_map<std::string, double> flops;
+    if (model_ && model_->graph)
+      for (std::size_t i = 0; i < model_->cost.nodes.size(); ++i)
+        if (model_->cost.nodes[i].known && model_->cost.nodes[i].flops > 0)
+          flops[model_->graph->nodes[i].name] = static_cast<double>(model_->cost.nodes[i].flops);
+    graph_view_->set_node_values(tr("FLOPs per node"), flops, true);
+    return;
+  }
   if (!last_result_ || mode == GraphColour::OpFamily) {
     graph_view_->clear_node_colouring();
     return;

@@ -23,7 +23,8 @@ void ModelController::open(const QString& path) {
     m->graph = std::make_shared<const graph::Graph>(graph::build_graph(m->bundle));
     emit loadProgress(tr("Summarizing"), 90);
     try {
-      m->summary = analysis::summarize_model(m->bundle, *m->graph);
+      m->cost = analysis::graph_cost(*m->graph);
+      m->summary = analysis::summarize_model(m->bundle, *m->graph, m->cost);
     } catch (const std::exception& e) {
       // The graph is still worth showing when only the summary fails; the dock says why.
       m->summary = {{"file", m->bundle.model_json.string()},

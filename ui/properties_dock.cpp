@@ -95,6 +95,22 @@ void PropertiesDock::show_node(int index) {
   add(node, tr("name"), qs(n.name));
   if (!n.device.empty()) add(node, tr("device"), qs(n.device));
   if (!n.group.empty()) add(node, tr("group"), qs(n.group));
+  if (n.op != "Const" && n.op != "Placeholder") {
+    const auto& costs = model_->cost.nodes;
+    const auto i = static_cast<std::size_t>(index);
+    if (i < costs.size() && costs[i].known) {
+      const QLocale locale;
+      add(node, tr("FLOPs"),
+          qs(analysis::format_flops(static_cast<double>(costs[i].flops))) +
+              tr(" (%1)").arg(locale.toString(static_cast<qlonglong>(costs[i].flops))));
+      add(node, tr("bytes"),
+          tr("%1 read, %2 written")
+              .arg(locale.formattedDataSize(costs[i].bytes_read),
+                   locale.formattedDataSize(costs[i].bytes_written)));
+    } else {
+      add(node, tr("FLOPs"), tr("shapes known only at run time"));
+    }
+  }
   node->setExpanded(true);
 
   if (!n.attrs.empty()) {

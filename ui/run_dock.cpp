@@ -122,11 +122,12 @@ RunDock::RunDock(QWidget* parent) : QDockWidget(tr("Run"), parent) {
   colour_->addItem(tr("Time per node (log)"), static_cast<int>(GraphColour::Time));
   colour_->addItem(tr("fp16 status (Precision panel)"), static_cast<int>(GraphColour::Fp16Status));
   colour_->addItem(tr("fp16 error (Precision panel)"), static_cast<int>(GraphColour::Fp16Error));
+  colour_->addItem(tr("FLOPs per node (log)"), static_cast<int>(GraphColour::Flops));
   colour_->setCurrentIndex(0);  // what the graph shows before any run
   set_fp16_colours_enabled(false);
   colour_->setToolTip(
       tr("What the graph's colours show: op family until a run, then the "
-         "backend, time or fp16 check result you choose"));
+         "backend, time or fp16 check result you choose; FLOPs (from the shapes) at any time"));
   colour_row->addRow(tr("Colour graph by"), colour_);
   layout->addLayout(colour_row);
   layout->addStretch(1);

@@ -24,7 +24,7 @@ namespace tfjsi::ui {
 
 // What the graph's boxes show: op family (before any run), after a run the backend or the time
 // per node, after an fp16 check (Precision panel) the fp16 status or error.
-enum class GraphColour { OpFamily, Backend, Time, Fp16Status, Fp16Error };
+enum class GraphColour { OpFamily, Backend, Time, Fp16Status, Fp16Error, Flops };
 
 class RunDock : public QDockWidget {
   Q_OBJECT

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analysis/model_summary.h"
+#include "analysis/node_cost.h"
 #include "args.h"
 #include "commands.h"
 #include "core/error.h"
@@ -57,23 +58,8 @@ void print_endpoints(std::ostream& o, const char* title, const nlohmann::json& l
   }
 }
 
-// "1.23 GFLOP" and the like.
-std::string human_flops(double f) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(f >= 1e9 ? 2 : 1);
-  if (f >= 1e9)
-    s << f / 1e9 << " GFLOP";
-  else if (f >= 1e6)
-    s << f / 1e6 << " MFLOP";
-  else if (f >= 1e3)
-    s << f / 1e3 << " kFLOP";
-  else
-    s << std::setprecision(0) << f << " FLOP";
-  return s.str();
-}
-
 void print_cost(std::ostream& o, const nlohmann::json& c) {
-  o << "\nCompute  " << human_flops(c["flops"].get<double>()) << " per run, "
+  o << "\nCompute  " << analysis::format_flops(c["flops"].get<double>()) << " per run, "
     << human_bytes(c["bytes_read"].get<std::uint64_t>()) << " read, "
     << human_bytes(c["bytes_written"].get<std::uint64_t>()) << " written";
   if (const int open = c["unknown_nodes"].get<int>())
@@ -88,9 +74,9 @@ void print_cost(std::ostream& o, const nlohmann::json& c) {
   for (const auto& name : c["costliest"]) {
     const nlohmann::json& n = *by_name.at(name.get<std::string>());
     const double f = n["flops"].get<double>();
-    o << "  " << std::setw(12) << std::right << human_flops(f) << std::setw(6) << std::fixed
-      << std::setprecision(1) << 100.0 * f / total << "%  " << std::left << std::setw(22)
-      << safe(n["op"]) << ' ' << safe(n["name"]) << '\n';
+    o << "  " << std::setw(12) << std::right << analysis::format_flops(f) << std::setw(6)
+      << std::fixed << std::setprecision(1) << 100.0 * f / total << "%  " << std::left
+      << std::setw(22) << safe(n["op"]) << ' ' << safe(n["name"]) << '\n';
   }
 }
 

@@ -21,8 +21,7 @@ nlohmann::json endpoint_json(const graph::Graph& graph, const graph::Endpoint& e
 
 }  // namespace
 
-nlohmann::json summarize_cost(const graph::Graph& graph) {
-  const GraphCost cost = graph_cost(graph);
+nlohmann::json summarize_cost(const graph::Graph& graph, const GraphCost& cost) {
   nlohmann::json nodes = nlohmann::json::array();
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -55,6 +54,11 @@ nlohmann::json summarize_cost(const graph::Graph& graph) {
 }
 
 nlohmann::json summarize_model(const model::Bundle& bundle, const graph::Graph& graph) {
+  return summarize_model(bundle, graph, graph_cost(graph));
+}
+
+nlohmann::json summarize_model(const model::Bundle& bundle, const graph::Graph& graph,
+                               const GraphCost& cost) {
   nlohmann::json j;
   j["file"] = bundle.model_json.string();
   j["format"] = bundle.format;
@@ -115,7 +119,7 @@ nlohmann::json summarize_model(const model::Bundle& bundle, const graph::Graph& 
   if (!bundle.training_config.is_null()) meta["training_config"] = bundle.training_config;
   j["metadata"] = meta;
   j["warnings"] = bundle.warnings;
-  j["cost"] = summarize_cost(graph);
+  j["cost"] = summarize_cost(graph, cost);
   return j;
 }
 

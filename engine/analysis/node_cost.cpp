@@ -1,6 +1,7 @@
 #include "analysis/node_cost.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <string_view>
 
@@ -97,6 +98,19 @@ std::int64_t flops_of(const graph::Node& n, std::span<const TensorShape> in,
 }
 
 }  // namespace
+
+std::string format_flops(double f) {
+  char text[32];
+  if (f >= 1e9)
+    std::snprintf(text, sizeof text, "%.2f GFLOP", f / 1e9);
+  else if (f >= 1e6)
+    std::snprintf(text, sizeof text, "%.1f MFLOP", f / 1e6);
+  else if (f >= 1e3)
+    std::snprintf(text, sizeof text, "%.1f kFLOP", f / 1e3);
+  else
+    std::snprintf(text, sizeof text, "%.0f FLOP", f);
+  return text;
+}
 
 NodeCost node_cost(const graph::Node& node, std::span<const TensorShape> inputs,
                    std::span<const TensorShape> outputs) {

@@ -37,6 +37,9 @@ struct NodeCost {
   std::int64_t bytes_read = 0, bytes_written = 0;
 };
 
+// "59.8 MFLOP", "1.20 GFLOP", "900 FLOP".
+std::string format_flops(double flops);
+
 // The cost of one execution of `node` with these input and output shapes.
 NodeCost node_cost(const graph::Node& node, std::span<const TensorShape> inputs,
                    std::span<const TensorShape> outputs);

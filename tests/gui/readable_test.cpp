@@ -24,6 +24,7 @@
 #include "outputs_dock.h"
 #include "precision_dock.h"
 #include "profile_dock.h"
+#include "properties_dock.h"
 #include "run_dock.h"
 #include "support/test_support.h"
 #include "tensor_stats.h"
@@ -313,6 +314,36 @@ class ReadableTest : public QObject {
     run_on_cpu();
     outputs()->tensor_combo()->setCurrentIndex(0);
     QVERIFY(tree_has(outputs()->tree(), "Top 5"));
+  }
+
+  // Issue #23: "Colour graph by: FLOPs" works before any run, and the Properties dock gives a
+  // node's FLOPs. seq_cnn's conv1 is 3x3 filters over 3 channels, SAME on 17x19, 5 filters:
+  // 2 x 17*19*5 x 3*3*3 = 87210 FLOPs, counted by hand from tests/reference/make-layers.mjs.
+  void flopsColouringAndProperties() {
+    open(QString::fromStdString((test::reference_dir() / "layers" / "seq_cnn").string()));
+    auto* colour = win_->run_dock()->colour_combo();
+    QVERIFY(colour);
+    const int flops = colour->findData(static_cast<int>(ui::GraphColour::Flops));
+    QVERIFY(flops >= 0);
+    colour->setCurrentIndex(flops);
+    const auto& c = view()->colouring();
+    QCOMPARE(QString::fromStdString(c.title()), QStringLiteral("FLOPs per node"));
+    const auto* model = win_->model().get();
+    const int conv = model->graph->find("conv1/Conv2D");
+    const int reshape = model->graph->find("flat");
+    QVERIFY(conv >= 0 && reshape >= 0);
+    QCOMPARE(c.value_of(conv).value_or(-1), 87210.0);
+    QVERIFY(!c.value_of(reshape));     // data movement costs nothing: grey
+    QCOMPARE(c.max_value(), 87210.0);  // the costliest node of seq_cnn
+
+    view()->select_node(conv);
+    auto* tree = win_->properties_dock()->tree();
+    QTRY_VERIFY(!tree->findItems("FLOPs", Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
+    const QString text =
+        tree->findItems("FLOPs", Qt::MatchExactly | Qt::MatchRecursive).front()->text(1);
+    QVERIFY2(text.contains("87.2 kFLOP") && text.contains(QLocale().toString(87210)),
+             qPrintable(text));
+    shot("flops");
   }
 
   void cleanupTestCase() { win_.reset(); }
