@@ -135,6 +135,7 @@ int bench_command(std::span<const std::string> argv) {
     p["runtimes_single_thread"] = s.single;
     p["runtimes_refused"] = s.refused;
     p["partition_runs"] = s.runs;
+    p["partition_runs_declined"] = s.declined;  // left to the operator path (other shapes, flag)
     // This XNNPACK (Debian's 2022 snapshot) has no xnn_get_runtime_profiling_info: a profile
     // times each partition as a whole, on its first node; the others report as fused into it.
     p["profile_timing"] = "per_partition";

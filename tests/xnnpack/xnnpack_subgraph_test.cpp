@@ -150,6 +150,7 @@ class XnnpackSubgraphTest : public QObject {
       expect_close(op_path[k], want[k], "operator path output " + std::to_string(k));
     QCOMPARE(f.xnn->last_path(g.nodes[conv.node]), xnnpack::Path::Xnnpack);
     QCOMPARE(f.xnn->runtimes().stats().runs, std::int64_t{6});  // as before the flag went off
+    QCOMPARE(f.xnn->runtimes().stats().declined, std::int64_t{2});  // each partition, once
   }
 
   // selfie: which nodes run inside runtimes, against the rule above, and the model's outputs on

@@ -215,20 +215,25 @@ void SubgraphRuntimes::trial(Entry& e, double ms) {
 std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
     const graph::Graph& graph, const graph::Graph& shapes, const runtime::Partition& p,
     std::span<const runtime::TensorView> inputs, pthreadpool_t pool) {
-  if (inputs.size() != p.inputs.size() || p.nodes.empty()) return std::nullopt;
+  // Inputs other than planned: the operator path runs the nodes, and the report counts it.
+  const auto decline = [this] {
+    ++stats_.declined;
+    return std::nullopt;
+  };
+  if (inputs.size() != p.inputs.size() || p.nodes.empty()) return decline();
   std::vector<HostTensor> host;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     auto* d = dynamic_cast<XnnData*>(inputs[k].data.get());
-    if (!d) return std::nullopt;
+    if (!d) return decline();
     // Activations as planned: float32, of the shapes inference gave every value inside.
     const graph::TensorInfo* t = info(shapes, p.inputs[k]);
     if (!is_weight(graph, p.inputs[k]) &&
         (inputs[k].dtype != DType::Float32 || !t || !t->shape.fully_known() ||
          Shape(t->shape.dims.begin(), t->shape.dims.end()) != inputs[k].shape))
-      return std::nullopt;
+      return decline();
     HostTensor h = d->as_host(inputs[k]);
     h.buffer = d->padded();
-    if (!h.buffer || h.buffer->size() < h.byte_size()) return std::nullopt;
+    if (!h.buffer || h.buffer->size() < h.byte_size()) return decline();
     host.push_back(std::move(h));
   }
   // The runtime is made again for other input shapes, other weights (packed at creation) or

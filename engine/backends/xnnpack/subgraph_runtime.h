@@ -62,6 +62,7 @@ class SubgraphRuntimes {
   std::size_t size() const { return entries_.size(); }
   const SubgraphStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
+  void note_declined() { ++stats_.declined; }  // a run the caller kept from the runtimes
 
  private:
   struct RuntimeDeleter {

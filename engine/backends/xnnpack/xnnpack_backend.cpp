@@ -116,7 +116,11 @@ std::optional<std::vector<runtime::TensorView>> XnnpackBackend::run_partition(
     const graph::Graph& graph, const runtime::Partition& partition,
     std::span<const runtime::TensorView> inputs, const runtime::RunContext& ctx) {
   start();
-  if (!initialized_ || !ctx.flags.get_bool("xnnpack.subgraph")) return std::nullopt;
+  if (!initialized_) return std::nullopt;
+  if (!ctx.flags.get_bool("xnnpack.subgraph")) {
+    runtimes_.note_declined();
+    return std::nullopt;
+  }
   const graph::Graph* shapes = &graph;
   const int first = partition.nodes.front();
   if (auto it = shaped_.find(&graph); it != shaped_.end() &&
