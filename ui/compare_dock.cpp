@@ -303,9 +303,7 @@ void CompareDock::on_progress(int pass, const QString& stage, int done, int tota
   if (!comparing_) return;
   progress_->setRange(0, total);  // total 0: busy
   progress_->setValue(done);
-  stage_->setText(total > 0
-                      ? tr("Run %1: %2, node %3 of %4").arg(pass).arg(stage).arg(done).arg(total)
-                      : tr("Step %1: %2").arg(pass).arg(stage));
+  stage_->setText(tr("Step %1: %2, node %3 of %4").arg(pass).arg(stage).arg(done).arg(total));
 }
 
 void CompareDock::on_finished(CompareResultPtr result) {

@@ -35,12 +35,15 @@ class CompareWatch final : public runtime::Observer {
     ++done_;
     emit_progress(false);
   }
-  void run_finished() override {
-    if (pass_ != 2 || !request_.isolate) return;
-    ++pass_;
-    stage_ = QObject::tr("divergent nodes re-run alone on %1").arg(request_.test.label());
-    done_ = 0;
-    if (report_) report_(pass_, stage_, 0, 0);
+  // The re-runs of divergent nodes alone, which the executor does not run.
+  void isolating(int done, int total) {
+    if (pass_ < 3) {
+      pass_ = 3;
+      stage_ = QObject::tr("divergent nodes re-run alone on %1").arg(request_.test.label());
+    }
+    done_ = done;
+    nodes_ = total;
+    emit_progress(done == 0);
   }
 
  private:
@@ -79,7 +82,8 @@ QString CompareSide::label() const {
 }
 
 CompareResultPtr run_compare(runtime::Engine& engine, const CompareRequest& request,
-                             const CompareProgress& progress) {
+                             const CompareProgress& progress,
+                             const std::function<void()>& stop_point) {
   const auto t0 = std::chrono::steady_clock::now();
   const graph::Graph& graph = *request.model->graph;
   runtime::NamedTensors inputs;
@@ -101,6 +105,10 @@ CompareResultPtr run_compare(runtime::Engine& engine, const CompareRequest& requ
   engine.set_threads(static_cast<std::size_t>(std::max(0, request.threads)));
   CompareWatch watch(request, kernel_nodes(graph), progress);
   analysis::ScopedObserver watching(engine, watch);
+  options.before_isolating = [&](int done, int total) {
+    if (stop_point) stop_point();
+    watch.isolating(done, total);
+  };
   auto result = std::make_shared<CompareResult>();
   result->model = request.model;
   result->test = request.test;

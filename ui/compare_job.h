@@ -48,16 +48,19 @@ struct CompareResult {
 
 using CompareResultPtr = std::shared_ptr<const CompareResult>;
 
-// `pass`: the comparison's model runs so far, 1 up (1 the reference, 2 the test side, 3 the
-// divergent nodes re-run alone); `done` of `total` nodes of it have run (total 0: not counted).
-// Called at most ~20 times a second, on the engine's thread.
+// `pass`: the comparison's step, 1 up (1 the reference's run, 2 the test side's, 3 the divergent
+// nodes re-run alone); `done` of `total` nodes of it have run. Called at most ~20 times a second,
+// on the engine's thread.
 using CompareProgress = std::function<void(int pass, const QString& stage, int done, int total)>;
 
 // Runs the comparison on `engine` (its backend, precision and flags are put back after). Throws
 // what the engine throws: a bad input file, BackendUnavailable for a reference that cannot run
-// here, or the engine's cancel observer. A test side that cannot run is named in the report.
+// here, or the engine's cancel observer; `stop_point`, called between the re-runs of divergent
+// nodes (which the engine's observers do not see), may throw to stop there too. A test side that
+// cannot run is named in the report.
 CompareResultPtr run_compare(runtime::Engine& engine, const CompareRequest& request,
-                             const CompareProgress& progress);
+                             const CompareProgress& progress,
+                             const std::function<void()>& stop_point = {});
 
 }  // namespace tfjsi::ui
 

@@ -383,10 +383,13 @@ void RunController::compare(CompareRequest request) {
     executor_.reset();
     warm_.clear();
     gl::use_model(*engine_, request.model->bundle);  // gl programs cached on disk for this model
-    emit compareFinished(
-        run_compare(*engine_, request, [this](int pass, const QString& stage, int done, int total) {
+    const auto& cancel = static_cast<const CancelCheck&>(*cancel_observer_);
+    emit compareFinished(run_compare(
+        *engine_, request,
+        [this](int pass, const QString& stage, int done, int total) {
           emit compareProgress(pass, stage, done, total);
-        }));
+        },
+        [&cancel] { cancel.check(); }));
   } catch (const RunCancelled&) {
     emit compareFailed(tr("Cancelled"), true);
   } catch (const BackendUnavailable& e) {

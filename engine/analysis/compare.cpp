@@ -141,6 +141,12 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
       cb.outputs.emplace_back(k < graph.outputs.size() ? graph.outputs[k].name : std::to_string(k),
                               e);
     }
+    int to_isolate = 0, isolating = 0;
+    if (options.isolate)
+      for (int id : order)
+        if (auto it = acc.find(id);
+            it != acc.end() && it->second.error.normalized() > options.tolerance)
+          ++to_isolate;
     for (int id : order) {
       auto it = acc.find(id);
       if (it == acc.end()) continue;
@@ -153,6 +159,7 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
         ++cb.divergent;
         if (!cb.first_divergent) cb.first_divergent = ids.name(id);
         if (options.isolate) {
+          if (options.before_isolating) options.before_isolating(isolating++, to_isolate);
           runtime::Backend* on = engine.find_backend(res.ran_on);
           const RefRun& rr = ref.at({id, std::max(0, it->second.first_bad_occurrence)});
           if (!on) {

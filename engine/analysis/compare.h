@@ -5,6 +5,7 @@
 // (TF.js's benchmark page does this in its dump mode).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ struct CompareOptions {
   // BackendUnavailable naming it.
   std::string reference = "cpu";
   runtime::Precision reference_precision = runtime::Precision::Fp32;
+  // Called before each divergent node is re-run alone (`done` of `total` for this backend): the
+  // re-runs bypass the executor, so its observers neither see nor can stop them. What it throws
+  // leaves compare_backends (the app's Cancel).
+  std::function<void(int done, int total)> before_isolating;
 };
 
 struct BackendNodeResult {

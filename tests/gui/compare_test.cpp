@@ -27,6 +27,7 @@
 #include "input_source.h"
 #include "main_window.h"
 #include "node_colouring.h"
+#include "run_controller.h"
 #include "run_dock.h"
 #include "runtime/engine.h"
 #include "support/test_support.h"
@@ -218,17 +219,39 @@ class CompareTest : public QObject {
     QVERIFY2(!items->item(entry)->isEnabled(), "Compare error can be chosen without a result");
   }
 
-  // Cancel stops a comparison as it stops a run; the panel says so and the window runs again.
+  // Cancel stops a comparison as it stops a run, in the model runs and in the re-runs of
+  // divergent nodes alone (which the executor does not see); the panel says so.
+  void cancelStopsIt_data() {
+    QTest::addColumn<int>("step");
+    QTest::newRow("reference run") << 1;
+    QTest::newRow("divergent nodes alone") << 3;
+  }
   void cancelStopsIt() {
-    open(QString::fromStdString((test::source_dir() / "resources" / "sample").string()));
-    dock()->set_sides({"xnnpack", false}, {"cpu", false});
+    QFETCH(int, step);
+    open(corpus("selfie"));
+    dock()->set_sides({"gl", true}, {"cpu", false});
+    dock()->isolate_box()->setChecked(true);
     QSignalSpy done(win_.get(), &ui::MainWindow::compareFinished);
     QSignalSpy failed(win_.get(), &ui::MainWindow::compareFailed);
+    // Cancel pressed while the worker is in that step: on the worker's thread, from its progress
+    // report, so the comparison cannot end first.
+    std::atomic<bool> pressed{false};
+    QString seen;
+    QMetaObject::Connection hook = connect(
+        win_->run_controller(), &ui::RunController::compareProgress, win_->run_controller(),
+        [&](int pass, const QString& stage, int, int) {
+          if (pass != step || pressed.exchange(true)) return;
+          seen = stage;
+          win_->cancel_run();
+        },
+        Qt::DirectConnection);
     dock()->compare_button()->click();
     QVERIFY(dock()->is_comparing());
     QVERIFY(dock()->cancel_button()->isEnabled());
-    dock()->cancel_button()->click();
     QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, kTimeoutMs);
+    disconnect(hook);
+    QVERIFY2(pressed, "the comparison never reached that step");
+    QVERIFY2(seen.contains(step == 1 ? "reference" : "alone"), qPrintable(seen));
     QCOMPARE(failed.count(), 1);
     QVERIFY(failed.at(0).at(1).toBool());
     QVERIFY2(dock()->stage_label()->text().contains("cancelled"),
@@ -240,6 +263,7 @@ class CompareTest : public QObject {
 
   // Two equal sides: the panel says why nothing runs.
   void equalSidesAreRefused() {
+    open(corpus("selfie"));
     dock()->set_sides({"cpu", false}, {"cpu", false});
     QSignalSpy asked(win_.get(), &ui::MainWindow::requestCompare);
     dock()->compare_button()->click();
