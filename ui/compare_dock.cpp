@@ -543,8 +543,14 @@ void install_compare_dock(MainWindow& window) {
   dock->set_model(window.model());
   QObject::connect(&window, &MainWindow::modelOpened, dock,
                    [dock, &window] { dock->set_model(window.model()); });
+  // The controller may have said which backends it has before this connection: the
+  // environment, sent after every run and on request, says it again.
   QObject::connect(window.run_controller(), &RunController::backendsReady, dock,
                    &CompareDock::set_backends);
+  QObject::connect(window.run_controller(), &RunController::environmentReady, dock,
+                   [dock](const EnvInfo& env) { dock->set_backends(env.backends); });
+  QMetaObject::invokeMethod(window.run_controller(), &RunController::requestEnvironment,
+                            Qt::QueuedConnection);
   for (QAction* a : window.menuBar()->actions()) {
     QMenu* menu = a->menu();
     if (!menu || a->text() != MainWindow::tr("&View")) continue;
