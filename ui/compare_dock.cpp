@@ -120,6 +120,7 @@ CompareDock::CompareDock(MainWindow& window)
   stage_ = new QLabel(body);
   stage_->setObjectName("compareStage");
   stage_->setWordWrap(true);
+  stage_->setTextFormat(Qt::PlainText);  // error messages quote names and paths as they are
   progress_row->addWidget(progress_);
   progress_row->addWidget(stage_, 1);
   v->addLayout(progress_row);
@@ -308,11 +309,12 @@ void CompareDock::on_progress(int pass, const QString& stage, int done, int tota
 
 void CompareDock::on_finished(CompareResultPtr result) {
   if (!comparing_) return;
-  set_comparing(false);
   if (!result || result->model != model_) {
+    // It ended before it saw the cancel that opening another model sent: dropped all the same.
     on_failed(tr("Cancelled"), true);
     return;
   }
+  set_comparing(false);
   result_ = std::move(result);
   show_result();
   emit compareFinished(result_);
@@ -326,13 +328,13 @@ void CompareDock::on_failed(const QString& message, bool cancelled) {
                                              : tr("Comparison cancelled: %1.").arg(cancel_reason_));
     stage_->setStyleSheet({});
   } else {
-    show_error(tr("Comparison failed: %1").arg(message.toHtmlEscaped()));
+    show_error(tr("Comparison failed: %1").arg(message));
   }
   emit compareFailed(message, cancelled);
 }
 
-void CompareDock::show_error(const QString& html) {
-  stage_->setText(html);
+void CompareDock::show_error(const QString& message) {
+  stage_->setText(message);
   stage_->setStyleSheet(QStringLiteral("color: #b00020"));
 }
 
@@ -390,6 +392,12 @@ void CompareDock::show_result() {
   const analysis::CompareReport& r = result_->report;
   const QString test = result_->test.label(), ref = result_->reference.label();
   const QString tol = QString::number(r.tolerance, 'g', 3);
+  // Nothing of an earlier result stays beside this one.
+  table_->setRowCount(0);
+  for (QLabel* l : {first_, isolated_}) {
+    l->clear();
+    l->hide();
+  }
   if (r.backends.empty()) {  // compare_backends skipped the side: the same as the reference
     show_error(tr("Nothing compared: %1 is the reference.").arg(test));
     return;
@@ -403,6 +411,8 @@ void CompareDock::show_result() {
                                 .arg(test, QString::fromStdString(b.run_error).toHtmlEscaped()));
     summary_->setStyleSheet(QStringLiteral("color: #b00020"));
     stage_->clear();
+    set_compact(true);
+    emit resultCleared();  // no error to colour the graph by
     return;
   }
   set_compact(false);

@@ -96,7 +96,7 @@ class CompareDock : public QDockWidget {
   void fill_table();
   void clear_result();
   void set_compact(bool compact);
-  void show_error(const QString& html);
+  void show_error(const QString& message);  // in the stage line, in red
 
   MainWindow& window_;
   viewers::GraphView* view_;
