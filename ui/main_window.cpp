@@ -21,6 +21,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 
+#include "compare_dock.h"
 #include "env_dock.h"
 #include "graph_view.h"
 #include "memory_dock.h"
@@ -117,6 +118,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   build_panels();
   install_precision_dock(*this);  // after build_menus(): it lists itself in the View menu
   precision_dock_ = findChild<PrecisionDock*>(QStringLiteral("precisionDock"));
+  install_compare_dock(*this);  // tabbed with the Precision dock
+  compare_dock_ = findChild<CompareDock*>(QStringLiteral("compareDock"));
   connect_colour_choice();
 }
 
@@ -236,7 +239,7 @@ void MainWindow::open_model(const QString& path) {
   progress_->show();
   // The worker takes requests in order: a run under way would hold the new model back until it
   // ended, so it is cancelled (its result is for the model being replaced anyway).
-  if (running_ || checking_) cancel_->store(true);
+  if (engine_busy()) cancel_->store(true);
   emit requestOpen(path);
 }
 
@@ -263,6 +266,7 @@ void MainWindow::on_loaded(LoadedModelPtr model) {
   colour_follows_run_ = true;
   run_dock_->show_graph_colour(GraphColour::OpFamily);
   run_dock_->set_fp16_colours_enabled(false);
+  run_dock_->set_compare_colours_enabled(false);
   status_->setText(tr("Loaded %1 in %2 ms: %3 nodes")
                        .arg(path)
                        .arg(model_->load_ms, 0, 'f', 0)
@@ -314,6 +318,19 @@ void MainWindow::build_run_side() {
             on_check_done();
             emit checkFailed(message, cancelled);
           });
+  qRegisterMetaType<CompareRequest>();
+  qRegisterMetaType<CompareResultPtr>();
+  connect(this, &MainWindow::requestCompare, run_controller_, &RunController::compare,
+          Qt::QueuedConnection);
+  connect(run_controller_, &RunController::compareFinished, this, [this](CompareResultPtr r) {
+    on_compare_done();
+    emit compareFinished(std::move(r));
+  });
+  connect(run_controller_, &RunController::compareFailed, this,
+          [this](const QString& message, bool cancelled) {
+            on_compare_done();
+            emit compareFailed(message, cancelled);
+          });
 
   connect(run_dock_, &RunDock::runRequested, this, &MainWindow::run_model);
   connect(run_dock_, &RunDock::cancelRequested, this, &MainWindow::cancel_run);
@@ -347,7 +364,7 @@ void MainWindow::build_run_menu() {
 }
 
 void MainWindow::run_model(bool benchmark) {
-  if (running_ || checking_ || !model_ || loading_) return;
+  if (engine_busy() || !model_ || loading_) return;
   running_ = true;
   cancel_->store(false);  // before the request: a Cancel pressed from now on counts
   RunRequest request = run_dock_->request(benchmark);
@@ -360,11 +377,11 @@ void MainWindow::run_model(bool benchmark) {
 }
 
 void MainWindow::cancel_run() {
-  if (running_ || checking_) cancel_->store(true);
+  if (engine_busy()) cancel_->store(true);
 }
 
 bool MainWindow::check_fp16(Fp16CheckRequest request) {
-  if (running_ || checking_ || !model_ || loading_) return false;
+  if (engine_busy() || !model_ || loading_) return false;
   checking_ = true;
   cancel_->store(false);
   request.model = model_;
@@ -380,6 +397,26 @@ void MainWindow::on_check_done() {
   cancel_action_->setEnabled(false);
   run_dock_->set_running(false);
   status_->setText(tr("fp16 check ended: see the Precision panel"));
+}
+
+bool MainWindow::compare(CompareRequest request) {
+  if (engine_busy() || !model_ || loading_) return false;
+  comparing_ = true;
+  cancel_->store(false);
+  request.model = model_;
+  run_dock_->set_running(true, tr("Comparing %1 with %2 (see the Compare panel)")
+                                   .arg(request.test.label(), request.reference.label()));
+  cancel_action_->setEnabled(true);
+  status_->setText(tr("Comparing..."));
+  emit requestCompare(std::move(request));
+  return true;
+}
+
+void MainWindow::on_compare_done() {
+  comparing_ = false;
+  cancel_action_->setEnabled(false);
+  run_dock_->set_running(false);
+  status_->setText(tr("Comparison ended: see the Compare panel"));
 }
 
 void MainWindow::on_run_finished(RunResultPtr result) {
@@ -415,6 +452,20 @@ void MainWindow::connect_colour_choice() {
     colour_follows_run_ = false;
     run_dock_->show_graph_colour(GraphColour::Fp16Error);
   });
+  if (!compare_dock_) return;
+  // A comparison colours the graph by its error as it ends; the choice says so.
+  connect(compare_dock_, &CompareDock::graphColoured, this, [this] {
+    colour_follows_run_ = false;
+    run_dock_->set_compare_colours_enabled(true);
+    run_dock_->show_graph_colour(GraphColour::CompareError);
+  });
+  connect(compare_dock_, &CompareDock::resultCleared, this, [this] {
+    run_dock_->set_compare_colours_enabled(false);
+    if (run_dock_->graph_colour() == GraphColour::CompareError) {
+      run_dock_->show_graph_colour(GraphColour::OpFamily);
+      colour_graph();
+    }
+  });
 }
 
 void MainWindow::colour_graph() {
@@ -436,6 +487,10 @@ void MainWindow::colour_graph() {
         if (model_->cost.nodes[i].known && model_->cost.nodes[i].flops > 0)
           flops[model_->graph->nodes[i].name] = static_cast<double>(model_->cost.nodes[i].flops);
     graph_view_->set_node_values(tr("FLOPs per node"), flops, true);
+    return;
+  }
+  if (mode == GraphColour::CompareError) {
+    if (compare_dock_ && compare_dock_->last_result()) compare_dock_->colour_by_error();
     return;
   }
   if (!last_result_ || mode == GraphColour::OpFamily) {
@@ -582,7 +637,8 @@ void MainWindow::about() {
          "models) and shows their graph, ops, shapes, weights and quantization.</p><p>Runs them "
          "on three backends, switched live: cpu (reference kernels), xnnpack and gl (OpenGL "
          "compute shaders, fp32 or fp16 textures). Checks whether a model survives fp16 and "
-         "names the node that first leaves half's range; shows memory and tensor leaks per run, "
+         "names the node that first leaves half's range; compares two backends node by node and "
+         "names the first node where they part; shows memory and tensor leaks per run, "
          "where a run's time goes per node, and each output.</p><p>The same engine answers on "
          "the command line: <tt>tfjsi</tt> (info, run, bench, check-fp16, compare, memcheck, "
          "reduce, quantize).</p><p>Graph layout by Graphviz, canvas by Dear ImGui, windows by "

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <memory>
 
+#include "compare_job.h"
 #include "fp16_check_job.h"
 #include "loaded_model.h"
 #include "recent_files.h"
@@ -26,6 +27,7 @@ class GraphView;
 
 namespace tfjsi::ui {
 
+class CompareDock;
 class EnvDock;
 class MemoryDock;
 class ModelController;
@@ -57,6 +59,7 @@ class MainWindow : public QMainWindow {
   ProfileDock* profile_dock() const { return profile_dock_; }
   EnvDock* env_dock() const { return env_dock_; }
   PrecisionDock* precision_dock() const { return precision_dock_; }
+  CompareDock* compare_dock() const { return compare_dock_; }
   // Lives on the worker thread: connect to its signals, call its slots queued only.
   RunController* run_controller() const { return run_controller_; }
 
@@ -70,6 +73,10 @@ class MainWindow : public QMainWindow {
   // check or a load is under way. checkFinished or checkFailed tells how it went.
   bool check_fp16(Fp16CheckRequest request);
   bool is_checking() const { return checking_; }
+  // Compares two backends on the run controller's engine, as check_fp16 checks: false (and
+  // nothing sent) while a run, a check, a comparison or a load is under way.
+  bool compare(CompareRequest request);
+  bool is_comparing() const { return comparing_; }
   // The geometry the window takes on `screen`'s available area: 1400x900 where it fits, else the
   // whole available area, centred.
   static QRect initial_geometry(const QRect& available);
@@ -87,6 +94,9 @@ class MainWindow : public QMainWindow {
   void requestCheck(tfjsi::ui::Fp16CheckRequest request);  // to the run controller (queued)
   void checkFinished(tfjsi::ui::Fp16CheckResultPtr result);
   void checkFailed(const QString& message, bool cancelled);
+  void requestCompare(tfjsi::ui::CompareRequest request);  // to the run controller (queued)
+  void compareFinished(tfjsi::ui::CompareResultPtr result);
+  void compareFailed(const QString& message, bool cancelled);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -118,6 +128,9 @@ class MainWindow : public QMainWindow {
   // The Memory, Profile and Environment docks, tabbed with Outputs, and their View menu entries.
   void build_panels();
   void on_check_done();
+  void on_compare_done();
+  // A run, an fp16 check or a comparison holds the engine.
+  bool engine_busy() const { return running_ || checking_ || comparing_; }
   // The saved geometry when it fits the screen now, else a size made for that screen.
   void place_window();
 
@@ -130,6 +143,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<std::atomic<bool>> cancel_ = std::make_shared<std::atomic<bool>>(false);
   bool running_ = false;
   bool checking_ = false;
+  bool comparing_ = false;
   RunResultPtr last_result_;
   QString last_export_dir_;
   // The graph shows op families until a run; the first run then colours it by backend, unless
@@ -145,6 +159,7 @@ class MainWindow : public QMainWindow {
   ProfileDock* profile_dock_ = nullptr;
   EnvDock* env_dock_ = nullptr;
   PrecisionDock* precision_dock_ = nullptr;
+  CompareDock* compare_dock_ = nullptr;
   QAction* run_action_ = nullptr;
   QAction* bench_action_ = nullptr;
   QAction* cancel_action_ = nullptr;

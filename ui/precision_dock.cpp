@@ -22,6 +22,7 @@
 
 #include "graph_view.h"
 #include "main_window.h"
+#include "result_cells.h"
 #include "run_controller.h"
 #include "run_dock.h"
 
@@ -31,34 +32,10 @@ namespace {
 using analysis::Fp16NodeReport;
 using analysis::Fp16Report;
 
-// A table cell that sorts by a number (Qt::UserRole) rather than by its text.
-class NumberItem final : public QTableWidgetItem {
- public:
-  NumberItem(const QString& text, double key) : QTableWidgetItem(text) {
-    setData(Qt::UserRole, key);
-    setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-  }
-  bool operator<(const QTableWidgetItem& other) const override {
-    return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
-  }
-};
-
 QString number(double v) {
   if (std::isnan(v)) return QStringLiteral("nan");
   if (std::isinf(v)) return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
   return QString::number(v, 'g', 4);
-}
-
-QString error_text(double v) {
-  if (std::isinf(v)) return QStringLiteral("inf");
-  if (v == 0) return QStringLiteral("0");
-  return QString::number(v, 'e', 1);
-}
-
-QString link(const std::string& node) {
-  const QString name = QString::fromStdString(node);
-  return QStringLiteral("<a href=\"node:%1\">%2</a>")
-      .arg(QString::fromLatin1(QUrl::toPercentEncoding(name)), name.toHtmlEscaped());
 }
 
 QString rule_text(const analysis::HalfRule& r) {
@@ -298,7 +275,8 @@ void PrecisionDock::start_check() {
   request.options.node_threshold = threshold_->value();
   request.options.output_tolerance = tolerance_->value();
   if (!window_.check_fp16(std::move(request))) {
-    stage_->setText(window_.is_running()
+    stage_->setText(window_.is_comparing() ? tr("A comparison is under way: check once it ends.")
+                    : window_.is_running()
                         ? tr("A run is under way: check once it ends.")
                         : tr("The model is still loading: check once it is open."));
     stage_->setStyleSheet({});
@@ -464,7 +442,7 @@ void PrecisionDock::show_result() {
   QStringList n;
   auto detail = [&](const std::optional<std::string>& name) {
     if (!name) return tr("none");
-    QString s = link(*name);
+    QString s = node_link(*name);
     if (const auto* nr = find_report(r, *name)) {
       QStringList facts{QString::fromStdString(nr->op),
                         tr("max |x| %1").arg(number(nr->fp32.max_abs))};
@@ -480,11 +458,11 @@ void PrecisionDock::show_result() {
   n << tr("<b>First past the threshold (%1):</b> %2")
            .arg(QString::number(r.node_threshold, 'g', 3), detail(r.first_error));
   if (r.gl_first_error && r.gl_first_error != r.first_error)
-    n << tr("<b>On gl fp16, first past the threshold:</b> %1").arg(link(*r.gl_first_error));
+    n << tr("<b>On gl fp16, first past the threshold:</b> %1").arg(node_link(*r.gl_first_error));
   if (!r.error_path.empty()) {
     QStringList steps;
     for (const auto& s : r.error_path)
-      steps << link(s.node) + QStringLiteral(" ") + error_text(s.error);
+      steps << node_link(s.node) + QStringLiteral(" ") + error_text(s.error);
     n << tr("<b>Error path to the outputs:</b> %1").arg(steps.join(QStringLiteral(" &rarr; ")));
   }
   nodes_->setText(n.join(QStringLiteral("<br>")));
@@ -496,7 +474,7 @@ void PrecisionDock::show_result() {
                 : tr("<b>Fix:</b> no set of fp32 nodes found in %1 mixed runs.").arg(r.fix_runs));
   } else {
     QStringList keep;
-    for (const auto& k : r.fp32_nodes) keep << link(k);
+    for (const auto& k : r.fp32_nodes) keep << node_link(k);
     fix_->setText(
         tr("<b>Keep in fp32:</b> %1. Checked by a mixed fp16/fp32 run: max output error %2 "
            "(tolerance %3): %4")

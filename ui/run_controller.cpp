@@ -371,6 +371,39 @@ void RunController::checkFp16(Fp16CheckRequest request) {
   emit environmentReady(environment());  // the check set flags and put them back
 }
 
+void RunController::compare(CompareRequest request) {
+  if (!request.model) {
+    emit compareFailed(tr("Open a model first."), false);
+    return;
+  }
+  try {
+    ensure_engine();
+    // The comparison makes executors of its own, as the fp16 check does: the run's resident
+    // weights go first, so the model's weights are held once.
+    executor_.reset();
+    warm_.clear();
+    gl::use_model(*engine_, request.model->bundle);  // gl programs cached on disk for this model
+    const auto& cancel = static_cast<const CancelCheck&>(*cancel_observer_);
+    emit compareFinished(run_compare(
+        *engine_, request,
+        [this](int pass, const QString& stage, int done, int total) {
+          emit compareProgress(pass, stage, done, total);
+        },
+        [&cancel] { cancel.check(); }));
+  } catch (const RunCancelled&) {
+    emit compareFailed(tr("Cancelled"), true);
+  } catch (const BackendUnavailable& e) {
+    emit compareFailed(
+        tr("%1 cannot run here: %2")
+            .arg(request.reference.label(), QString::fromStdString(terminal_safe(e.what()))),
+        false);
+  } catch (const std::exception& e) {
+    emit compareFailed(QString::fromStdString(terminal_safe(e.what())), false);
+  }
+  emit memorySampled(memory_sample(true));
+  emit environmentReady(environment());  // the comparison set flags and put them back
+}
+
 RunResultPtr RunController::execute(const RunRequest& r) {
   ensure_engine();
   const graph::Graph& graph = *model_->graph;

@@ -3,7 +3,8 @@
 // made it, so every engine call, from creation to destruction, happens there. The UI asks through
 // queued slots and hears back through queued signals carrying RunResult values; the one thing it
 // touches directly is the shared cancel flag, which the run checks before every node. The
-// Precision dock's fp16 check runs here too (one engine, one GL context, one disk program cache).
+// Precision dock's fp16 check and the Compare dock's comparison run here too (one engine, one GL
+// context, one disk program cache).
 #pragma once
 
 #include <QElapsedTimer>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "compare_job.h"
 #include "fp16_check_job.h"
 #include "loaded_model.h"
 #include "run_result.h"
@@ -55,6 +57,9 @@ class RunController : public QObject {
   // Runs the fp16 check on this engine; emits checkProgress, then checkFinished or checkFailed.
   // The cancel flag stops it at the next node, as it stops a run.
   void checkFp16(tfjsi::ui::Fp16CheckRequest request);
+  // Compares two backends on this engine; emits compareProgress, then compareFinished or
+  // compareFailed. The cancel flag stops it at the next node.
+  void compare(tfjsi::ui::CompareRequest request);
 
  signals:
   void backendsReady(tfjsi::ui::BackendList backends);
@@ -72,6 +77,9 @@ class RunController : public QObject {
   void checkProgress(int pass, const QString& stage, int done, int total);
   void checkFinished(tfjsi::ui::Fp16CheckResultPtr result);
   void checkFailed(const QString& message, bool cancelled);
+  void compareProgress(int pass, const QString& stage, int done, int total);
+  void compareFinished(tfjsi::ui::CompareResultPtr result);
+  void compareFailed(const QString& message, bool cancelled);
 
  private:
   void ensure_engine();

@@ -122,9 +122,12 @@ RunDock::RunDock(QWidget* parent) : QDockWidget(tr("Run"), parent) {
   colour_->addItem(tr("Time per node (log)"), static_cast<int>(GraphColour::Time));
   colour_->addItem(tr("fp16 status (Precision panel)"), static_cast<int>(GraphColour::Fp16Status));
   colour_->addItem(tr("fp16 error (Precision panel)"), static_cast<int>(GraphColour::Fp16Error));
+  colour_->addItem(tr("Compare error (Compare panel)"),
+                   static_cast<int>(GraphColour::CompareError));
   colour_->addItem(tr("FLOPs per node (log)"), static_cast<int>(GraphColour::Flops));
   colour_->setCurrentIndex(0);  // what the graph shows before any run
   set_fp16_colours_enabled(false);
+  set_compare_colours_enabled(false);
   colour_->setToolTip(
       tr("What the graph's colours show: op family until a run, then the "
          "backend, time or fp16 check result you choose; FLOPs (from the shapes) at any time"));
@@ -295,6 +298,13 @@ void RunDock::set_fp16_colours_enabled(bool enabled) {
   for (GraphColour c : {GraphColour::Fp16Status, GraphColour::Fp16Error})
     if (QStandardItem* it = items->item(colour_->findData(static_cast<int>(c))))
       it->setEnabled(enabled);
+}
+
+void RunDock::set_compare_colours_enabled(bool enabled) {
+  auto* items = qobject_cast<QStandardItemModel*>(colour_->model());
+  if (QStandardItem* it =
+          items->item(colour_->findData(static_cast<int>(GraphColour::CompareError))))
+    it->setEnabled(enabled);
 }
 
 void RunDock::update_enabled() {

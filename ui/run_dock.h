@@ -23,8 +23,9 @@ class QWidget;
 namespace tfjsi::ui {
 
 // What the graph's boxes show: op family (before any run), after a run the backend or the time
-// per node, after an fp16 check (Precision panel) the fp16 status or error.
-enum class GraphColour { OpFamily, Backend, Time, Fp16Status, Fp16Error, Flops };
+// per node, after an fp16 check (Precision panel) the fp16 status or error, after a comparison
+// (Compare panel) each node's error between its two sides; FLOPs per node at any time.
+enum class GraphColour { OpFamily, Backend, Time, Fp16Status, Fp16Error, CompareError, Flops };
 
 class RunDock : public QDockWidget {
   Q_OBJECT
@@ -65,6 +66,8 @@ class RunDock : public QDockWidget {
   void show_graph_colour(GraphColour c);
   // The fp16 entries can be chosen once an fp16 check has a result.
   void set_fp16_colours_enabled(bool enabled);
+  // The compare entry can be chosen once a comparison has a result.
+  void set_compare_colours_enabled(bool enabled);
 
  signals:
   void runRequested(bool benchmark);

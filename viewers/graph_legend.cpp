@@ -37,9 +37,12 @@ Legend make_legend(const SvgColouring* sc) {
     return l;
   }
   l.scale = true;
-  l.scale_low = figure(c.min_value());
+  l.scale_low = (c.floored() ? "<=" : "") + figure(c.min_value());
   l.scale_high = figure(c.max_value());
   l.scale_note = c.log_scale() ? "log10 scale" : "linear scale";
+  if (c.mark())
+    l.rows.push_back({NodeColouring::scale_color(c.mark()->position),
+                      c.mark()->label + ": " + std::to_string(c.mark()->above) + " above"});
   l.rows.push_back(
       {NodeColouring::kNoValue, "no value  (" + std::to_string(c.without_value()) + ")"});
   if (c.non_finite() > 0)

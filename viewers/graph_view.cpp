@@ -227,10 +227,15 @@ void GraphView::set_node_categories(
 
 void GraphView::set_node_values(const QString& title,
                                 const std::unordered_map<std::string, double>& value_by_node,
-                                bool log_scale) {
+                                bool log_scale, double floor) {
   if (!graph_) return;
-  colouring_.set_values(*graph_, title.toStdString(), value_by_node, log_scale);
+  colouring_.set_values(*graph_, title.toStdString(), value_by_node, log_scale, floor);
   refresh_fills();
+}
+
+void GraphView::set_value_mark(double value, const QString& label) {
+  colouring_.set_mark(value, label.toStdString());
+  request_frames();
 }
 
 void GraphView::clear_node_colouring() {

@@ -87,11 +87,14 @@ class GraphView : public ImGuiWidget {
   void set_node_categories(const QString& title,
                            const std::unordered_map<std::string, std::string>& category_by_node);
   // A continuous scale over the finite values (log10 when log_scale, which places values <= 0 at
-  // its low end); nodes without a value are grey, NaN and inf magenta. Legend: a colour bar with
-  // the range.
+  // its low end, as it does values below `floor`: the legend then says "<=" at that end); nodes
+  // without a value are grey, NaN and inf magenta. Legend: a colour bar with the range.
   void set_node_values(const QString& title,
-                       const std::unordered_map<std::string, double>& value_by_node,
-                       bool log_scale);
+                       const std::unordered_map<std::string, double>& value_by_node, bool log_scale,
+                       double floor = 0);
+  // Marks a value on the scale of set_node_values (a tolerance): a tick on the legend's colour
+  // bar, with `label` and the count of nodes past it. The next colouring clears it.
+  void set_value_mark(double value, const QString& label);
   void clear_node_colouring();  // back to op families
   const NodeColouring& colouring() const { return colouring_; }
   // The fill of the box showing a node (its own or its group's), once laid out; empty if none.

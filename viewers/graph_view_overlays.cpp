@@ -147,6 +147,11 @@ void GraphView::draw_legend() {
     }
   }
   if (!legend_collapsed_) {
+    // The auto-size follows the content only: without this a long title ("Legend: Compare
+    // error, gl fp16 vs cpu") is cut at the legend's right edge.
+    const float title_w = ImGui::CalcTextSize(title.c_str(), nullptr, true).x +
+                          ImGui::GetFrameHeight() - ImGui::GetStyle().WindowPadding.x;
+    ImGui::Dummy(ImVec2(std::min(title_w, 300.0f), 0));
     switch (colouring_.mode()) {
       case NodeColouring::Mode::Families: {
         // One column: a narrow legend leaves the graph more room beside it.
@@ -243,11 +248,18 @@ void GraphView::draw_value_legend() {
                       NodeColouring::scale_color((static_cast<float>(k) + 0.5f) / kSteps));
   }
   dl->AddRect(p, ImVec2(p.x + w, p.y + h), IM_COL32(120, 120, 120, 255));
+  if (c.mark()) {  // a tick through the bar, pointed at from above
+    const float x = p.x + w * c.mark()->position;
+    dl->AddLine(ImVec2(x, p.y - 3), ImVec2(x, p.y + h + 3), IM_COL32(20, 20, 20, 255), 2.0f);
+    dl->AddTriangleFilled(ImVec2(x - 4, p.y - 7), ImVec2(x + 4, p.y - 7), ImVec2(x, p.y - 2),
+                          IM_COL32(20, 20, 20, 255));
+  }
   ImGui::Dummy(ImVec2(w, h));
-  ImGui::Text("%.3g", c.min_value());
+  ImGui::Text(c.floored() ? "<=%.3g" : "%.3g", c.min_value());
   ImGui::SameLine(w - ImGui::CalcTextSize("0000000").x);
   ImGui::Text("%7.3g", c.max_value());
   ImGui::TextDisabled("%s scale", c.log_scale() ? "log10" : "linear");
+  if (c.mark()) ImGui::Text("| %s: %d above", c.mark()->label.c_str(), c.mark()->above);
   swatch(NodeColouring::kNoValue);
   ImGui::Text("no value (%d)", c.without_value());
   if (c.non_finite() > 0) {

@@ -100,7 +100,7 @@ void NodeColouring::set_categories(
 
 void NodeColouring::set_values(const graph::Graph& graph, std::string title,
                                const std::unordered_map<std::string, double>& value_by_node,
-                               bool log_scale) {
+                               bool log_scale, double floor) {
   clear();
   mode_ = Mode::Values;
   title_ = std::move(title);
@@ -122,14 +122,30 @@ void NodeColouring::set_values(const graph::Graph& graph, std::string title,
     }
     // A log scale cannot place zero or negatives: they sit at its low end.
     if (log_scale && v <= 0) continue;
+    if (floor > 0 && v < floor) {
+      floored_ = true;
+      continue;
+    }
     lo = std::min(lo, v);
     hi = std::max(hi, v);
   }
   for (std::size_t n = 0; n < graph.nodes.size(); ++n)
     if (!has_value_[n]) ++without_value_;
+  if (floored_) {
+    lo = floor;
+    hi = std::max(hi, floor);
+  }
   if (lo > hi) lo = hi = log_scale ? 1.0 : 0.0;
   min_ = lo;
   max_ = hi;
+}
+
+void NodeColouring::set_mark(double value, std::string label) {
+  if (mode_ != Mode::Values) return;
+  Mark m{value, std::move(label), 0, scale_pos(value)};
+  for (std::size_t n = 0; n < value_of_node_.size(); ++n)
+    if (has_value_[n] && (std::isnan(value_of_node_[n]) || value_of_node_[n] > value)) ++m.above;
+  mark_ = std::move(m);
 }
 
 float NodeColouring::scale_pos(double v) const {

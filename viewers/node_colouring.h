@@ -34,9 +34,21 @@ class NodeColouring {
   // Keys are graph node names; names the graph does not hold are counted in unmatched().
   void set_categories(const graph::Graph& graph, std::string title,
                       const std::unordered_map<std::string, std::string>& category_by_node);
+  // Values below `floor` sit at the scale's low end, which then starts at `floor` (an error of
+  // 1e-14 would otherwise squeeze the errors that matter into the top of a log scale).
   void set_values(const graph::Graph& graph, std::string title,
-                  const std::unordered_map<std::string, double>& value_by_node, bool log_scale);
+                  const std::unordered_map<std::string, double>& value_by_node, bool log_scale,
+                  double floor = 0);
   void clear();
+  // A value marked on the scale (a tolerance), in Values mode; the next set_* clears it.
+  struct Mark {
+    double value = 0;
+    std::string label;
+    int above = 0;       // nodes whose value passes it (NaN and inf included)
+    float position = 0;  // where it sits on the scale, 0..1
+  };
+  void set_mark(double value, std::string label);
+  const std::optional<Mark>& mark() const { return mark_; }
 
   Mode mode() const { return mode_; }
   const std::string& title() const { return title_; }
@@ -47,6 +59,7 @@ class NodeColouring {
   bool log_scale() const { return log_scale_; }
   double min_value() const { return min_; }  // the range the colour bar spans (finite values)
   double max_value() const { return max_; }
+  bool floored() const { return floored_; }  // some values sit below min_value(), at its end
 
   // A node's category (index into categories(), -1: none) and value (none when it has none).
   int category_of(int node) const {
@@ -86,6 +99,8 @@ class NodeColouring {
   int unmatched_ = 0, without_value_ = 0, non_finite_ = 0;
   bool log_scale_ = false;
   double min_ = 0, max_ = 0;
+  bool floored_ = false;
+  std::optional<Mark> mark_;
 };
 
 }  // namespace tfjsi::viewers

@@ -57,14 +57,20 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
   CompareReport report;
   report.tolerance = options.tolerance;
   report.precision = std::string(runtime::to_string(options.precision));
+  const bool ref_fp16 = options.reference_precision == runtime::Precision::Fp16;
+  report.reference = options.reference + (ref_fp16 ? " fp16" : "");
   BackendRestore restore(engine);
 
   NodeIds ids(graph);
   runtime::Executor exec(engine, graph);
+  // A reference other than cpu gets executors' resident weights of its own: a gl reference at
+  // fp32 would otherwise leave fp32 weight textures to a gl run at fp16.
+  std::optional<runtime::Executor> own_ref;
+  runtime::Executor& ref_exec = options.reference == "cpu" ? exec : own_ref.emplace(engine, graph);
 
-  // The cpu reference, inputs kept for isolation (cpu data is shared, not copied).
-  engine.set_backend("cpu");
-  engine.set_precision(runtime::Precision::Fp32);
+  // The reference run, inputs kept for isolation (cpu data is shared, not copied).
+  engine.set_precision(options.reference_precision);
+  engine.set_backend(options.reference);  // throws BackendUnavailable saying why
   std::map<std::pair<int, int>, RefRun> ref;
   std::vector<int> order;
   std::vector<HostTensor> ref_out;
@@ -77,12 +83,12 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
         },
         true);
     ScopedObserver watch(engine, tap);
-    ref_out = exec.run(inputs);
+    ref_out = ref_exec.run(inputs);
   }
 
   std::map<int, std::vector<BackendNodeResult>> per_node;
   for (const std::string& name : options.backends) {
-    if (name == "cpu") continue;
+    if (name == options.reference && options.precision == options.reference_precision) continue;
     CompareBackend cb;
     cb.name = name;
     runtime::Backend* backend = engine.find_backend(name);
@@ -124,7 +130,7 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
       }
     }
     if (!cb.run_error.empty()) {
-      engine.set_backend("cpu");
+      engine.set_backend(options.reference);
       report.backends.push_back(std::move(cb));
       continue;
     }
@@ -135,6 +141,12 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
       cb.outputs.emplace_back(k < graph.outputs.size() ? graph.outputs[k].name : std::to_string(k),
                               e);
     }
+    int to_isolate = 0, isolating = 0;
+    if (options.isolate)
+      for (int id : order)
+        if (auto it = acc.find(id);
+            it != acc.end() && it->second.error.normalized() > options.tolerance)
+          ++to_isolate;
     for (int id : order) {
       auto it = acc.find(id);
       if (it == acc.end()) continue;
@@ -147,6 +159,7 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
         ++cb.divergent;
         if (!cb.first_divergent) cb.first_divergent = ids.name(id);
         if (options.isolate) {
+          if (options.before_isolating) options.before_isolating(isolating++, to_isolate);
           runtime::Backend* on = engine.find_backend(res.ran_on);
           const RefRun& rr = ref.at({id, std::max(0, it->second.first_bad_occurrence)});
           if (!on) {
@@ -168,7 +181,7 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
       }
       per_node[id].push_back(std::move(res));
     }
-    engine.set_backend("cpu");
+    engine.set_backend(options.reference);
     report.backends.push_back(std::move(cb));
   }
 
@@ -206,6 +219,7 @@ nlohmann::json to_json(const CompareReport& r) {
   nlohmann::json j;
   j["tolerance"] = r.tolerance;
   j["precision"] = r.precision;
+  j["reference"] = r.reference;
   j["first_divergent"] = r.first_divergent ? nlohmann::json(*r.first_divergent) : nullptr;
   nlohmann::json bs = nlohmann::json::array();
   for (const auto& b : r.backends) {
@@ -263,7 +277,7 @@ nlohmann::json to_json(const CompareReport& r) {
 
 std::string to_text(const CompareReport& r, int worst_nodes) {
   std::ostringstream s;
-  s << "compared with cpu (" << r.precision << ", tolerance " << fmt(r.tolerance)
+  s << "compared with " << r.reference << " (" << r.precision << ", tolerance " << fmt(r.tolerance)
     << " of max(1, max|cpu|)):\n";
   for (const auto& b : r.backends) {
     if (!b.available) {

@@ -1,9 +1,11 @@
-// Layer-by-layer backend comparison: the same inputs through cpu (the ground truth) and one or
-// more other backends, every node's output compared with cpu's; then each node past tolerance is
-// re-run alone on its backend, fed cpu's inputs, to tell a node that is wrong on its own from one
-// that only inherits error (TF.js's benchmark page does this in its dump mode).
+// Layer-by-layer backend comparison: the same inputs through a reference (cpu fp32, the ground
+// truth, unless asked otherwise) and one or more other backends, every node's output compared with
+// the reference's; then each node past tolerance is re-run alone on its backend, fed the
+// reference's inputs, to tell a node that is wrong on its own from one that only inherits error
+// (TF.js's benchmark page does this in its dump mode).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,11 +20,21 @@
 namespace tfjsi::analysis {
 
 struct CompareOptions {
-  std::vector<std::string> backends;  // "cpu" in the list is the reference and is skipped
-  // A node diverges when max |x - cpu| > tolerance * max(1, max |cpu|) (DESIGN.md's measure).
+  // The reference in the list (same backend at the same precision) is skipped.
+  std::vector<std::string> backends;
+  // A node diverges when max |x - ref| > tolerance * max(1, max |ref|) (DESIGN.md's measure).
   double tolerance = 1e-3;
-  runtime::Precision precision = runtime::Precision::Fp32;
+  runtime::Precision precision = runtime::Precision::Fp32;  // of the backends under test
   bool isolate = true;
+  // What the others are compared with: cpu fp32 by default; any backend (gl fp32 against gl fp16,
+  // xnnpack against gl) in the app's Compare panel. Unavailable: compare_backends throws
+  // BackendUnavailable naming it.
+  std::string reference = "cpu";
+  runtime::Precision reference_precision = runtime::Precision::Fp32;
+  // Called before each divergent node is re-run alone (`done` of `total` for this backend): the
+  // re-runs bypass the executor, so its observers neither see nor can stop them. What it throws
+  // leaves compare_backends (the app's Cancel).
+  std::function<void(int done, int total)> before_isolating;
 };
 
 struct BackendNodeResult {
@@ -56,8 +68,10 @@ struct CompareBackend {
 struct CompareReport {
   double tolerance = 0;
   std::string precision;
+  std::string reference = "cpu";  // "gl fp16" when the reference is gl at fp16
+
   std::vector<CompareBackend> backends;
-  std::vector<CompareNode> nodes;              // in the order they first ran on cpu
+  std::vector<CompareNode> nodes;  // in the order they first ran on the reference (topological)
   std::optional<std::string> first_divergent;  // earliest over all backends
 };
 

@@ -73,3 +73,10 @@ set_tests_properties(gui_graph_export_test PROPERTIES TIMEOUT 600
 tfjsi_add_suite(gui_readable_test ${CMAKE_CURRENT_LIST_DIR}/readable_test.cpp)
 target_link_libraries(gui_readable_test PRIVATE tfjsi_ui)
 set_tests_properties(gui_readable_test PROPERTIES TIMEOUT 900)
+
+# Issue 20's Compare panel: selfie on gl fp16 against cpu names the first node past the tolerance
+# in run order (checked against the engine's compare run in the test), a click selects it, the
+# graph is coloured by the error; another model clears it; Cancel; equal sides refused.
+tfjsi_add_suite(gui_compare_test ${CMAKE_CURRENT_LIST_DIR}/compare_test.cpp)
+target_link_libraries(gui_compare_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_compare_test PROPERTIES TIMEOUT 600)

@@ -172,6 +172,37 @@ class ComparePerturbedTest : public QObject {
         QVERIFY(n.results[0].isolated.value_or(false));
       }
   }
+
+  void perturbed_side_against_another_reference() {
+    // The same skewed MaxPool, now on the side under test with gl as the reference (the app's
+    // Compare panel picks any two sides): cpu is named from gl's side, at that MaxPool, wrong on
+    // gl's inputs.
+    const Corpus c = blazeface();
+    runtime::Engine engine;
+    engine.add_backend(gl::make_gl_backend());
+    engine.cpu().override_kernel("MaxPool", [](const cpu::KernelContext& ctx) {
+      auto out = cpu::find_kernel("MaxPool")(ctx);
+      for (float& v : out.at(0).mutable_values<float>()) v = v * 1.25f + 0.5f;
+      return out;
+    });
+    analysis::CompareOptions opt;
+    opt.backends = {"cpu", "gl"};  // the reference in the list is skipped
+    opt.reference = "gl";
+    const auto r = analysis::compare_backends(engine, c.graph, c.inputs, opt);
+    QCOMPARE(r.reference, std::string("gl"));
+    QCOMPARE(r.backends.size(), std::size_t{1});
+    QCOMPARE(r.backends[0].name, std::string("cpu"));
+    QVERIFY(r.first_divergent.has_value());
+    const int i = c.graph.find(*r.first_divergent);
+    QVERIFY(i >= 0);
+    QCOMPARE(c.graph.nodes[i].op, std::string("MaxPool"));
+    for (const auto& n : r.nodes)
+      if (n.name == *r.first_divergent) {
+        QCOMPARE(n.results.size(), std::size_t{1});
+        QCOMPARE(n.results[0].backend, std::string("cpu"));
+        QVERIFY(n.results[0].isolated.value_or(false));
+      }
+  }
 };
 
 QTEST_GUILESS_MAIN(ComparePerturbedTest)

@@ -1,0 +1,46 @@
+// What the analysis panels (Precision, Compare) show numbers and nodes with: a table cell that
+// sorts by its number, an error as short text, a node name as a link ("node:NAME") that the
+// panel turns into a jump in the graph.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QTableWidgetItem>
+#include <QUrl>
+#include <cmath>
+#include <string>
+
+namespace tfjsi::ui {
+
+// A table cell that sorts by a number (Qt::UserRole) rather than by its text.
+class NumberItem final : public QTableWidgetItem {
+ public:
+  NumberItem(const QString& text, double key) : QTableWidgetItem(text) {
+    setData(Qt::UserRole, key);
+    setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  }
+  bool operator<(const QTableWidgetItem& other) const override {
+    return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+  }
+};
+
+inline QString error_text(double v) {
+  if (std::isinf(v)) return QStringLiteral("inf");
+  if (std::isnan(v)) return QStringLiteral("nan");
+  if (v == 0) return QStringLiteral("0");
+  return QString::number(v, 'e', 1);
+}
+
+inline QString node_link(const std::string& node) {
+  const QString name = QString::fromStdString(node);
+  return QStringLiteral("<a href=\"node:%1\">%2</a>")
+      .arg(QString::fromLatin1(QUrl::toPercentEncoding(name)), name.toHtmlEscaped());
+}
+
+// The node a "node:NAME" link names (empty for another link).
+inline QString linked_node(const QString& href) {
+  if (!href.startsWith(QStringLiteral("node:"))) return QString();
+  return QUrl::fromPercentEncoding(href.mid(5).toLatin1());
+}
+
+}  // namespace tfjsi::ui
