@@ -62,12 +62,9 @@ int bench_command(std::span<const std::string> argv) {
   nlohmann::json gl_first;
   if (gl) {
     const auto& s = gl->stats();
-    gl_first = {{"compile_ms", s.compile_ms},
-                {"upload_ms", s.upload_ms},
-                {"new_programs", s.new_programs},
-                {"built_ahead", s.built_ahead},
-                {"ahead_ms", s.ahead_ms},
-                {"uploads", s.uploads}};
+    gl_first = {{"compile_ms", s.compile_ms},     {"upload_ms", s.upload_ms},
+                {"new_programs", s.new_programs}, {"built_ahead", s.built_ahead},
+                {"ahead_ms", s.ahead_ms},         {"uploads", s.uploads}};
   }
   for (int i = 0; i < warmup; ++i) executor.run(inputs.tensors);
 

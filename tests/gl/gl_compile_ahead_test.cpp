@@ -1,7 +1,8 @@
 // Compiling ahead (#19) on a real model (corpus blazeface, wholly on gl) with empty caches: the
 // backend reports "compiling N of M" with the total M known (never 0) and reached (N == M == the
-// run's new programs) before the first result, worker threads built programs, and the outputs
-// equal those of the same model run with compile-ahead off. A Cancel thrown from a progress report
+// run's new programs) before the first result, by default and with worker threads building the
+// programs (flag gl.compile_threads, llvmpipe), and the outputs equal those of the same model run
+// with compile-ahead off. A Cancel thrown from a progress report
 // stops the run as a cancellation (no cpu fallback, no warning), and the next run gives the same
 // outputs (weights repacked by kept dispatches are not lost).
 #include <QtTest>
@@ -41,13 +42,14 @@ struct Engine {
   runtime::Engine engine;
   gl::GlBackend* gl = nullptr;
   std::vector<std::string> log;
-  Engine(const std::filesystem::path& cache_dir, bool ahead) {
+  Engine(const std::filesystem::path& cache_dir, bool ahead, std::int64_t threads = 0) {
     backends::add_all_backends(engine);
     gl = dynamic_cast<gl::GlBackend*>(engine.find_backend("gl"));
     if (!gl || !gl->availability().available) throw std::runtime_error("gl is not available");
     gl->set_program_cache_dir(cache_dir);
     engine.set_backend("gl");
     engine.flags().set_value("gl.compile_ahead", ahead);
+    engine.flags().set_value("gl.compile_threads", threads);
     engine.set_log_sink([this](std::string_view line) { log.emplace_back(line); });
   }
 };
@@ -66,7 +68,7 @@ bool same(const std::vector<HostTensor>& a, const std::vector<HostTensor>& b) {
 
 class GlCompileAheadTest : public QObject {
   Q_OBJECT
-  test::TempDir mesa_cache_, programs_, programs_off_;
+  test::TempDir mesa_cache_;
   model::Bundle bundle_;
   graph::Graph graph_;
   runtime::NamedTensors inputs_;
@@ -78,15 +80,23 @@ class GlCompileAheadTest : public QObject {
     bundle_ = model::load_bundle(test::corpus_model("blazeface"));
     graph_ = graph::build_graph(bundle_);
     for (const auto& e : graph_.inputs)
-      inputs_[e.name] = io::deterministic_tensor(e.dtype.value_or(DType::Float32),
-                                                 io::default_shape(e.shape));
+      inputs_[e.name] =
+          io::deterministic_tensor(e.dtype.value_or(DType::Float32), io::default_shape(e.shape));
+  }
+
+  void totalIsKnownAndReachedBeforeTheFirstResult_data() {
+    QTest::addColumn<int>("threads");
+    QTest::newRow("on the engine's thread") << 0;
+    QTest::newRow("two workers") << 2;
   }
 
   void totalIsKnownAndReachedBeforeTheFirstResult() {
-    Engine e(programs_.path, true);
+    QFETCH(int, threads);
+    test::TempDir programs, programs_off;
+    Engine e(programs.path, true, threads);
     const auto& lim = e.gl->context()->limits();
-    if (!lim.variant_per_pow2_sides || lim.num_binary_formats <= 0)
-      QSKIP("compiling ahead is for llvmpipe with its shader cache");
+    const bool workers = lim.variant_per_pow2_sides && lim.num_binary_formats > 0;
+    if (threads > 0 && !workers) QSKIP("workers build ahead on llvmpipe with its shader cache");
     runtime::Executor ex(e.engine, graph_);
     QVERIFY2(ex.plan().fallbacks.empty(), "blazeface should run wholly on gl");
     Recorder rec;
@@ -96,7 +106,10 @@ class GlCompileAheadTest : public QObject {
     e.engine.remove_observer(&rec);
     const gl::GlStats s = e.gl->stats();
     QVERIFY(s.new_programs > 5);
-    QVERIFY2(s.built_ahead > 0, "no program was built on a worker");
+    if (threads > 0)
+      QVERIFY2(s.built_ahead > 0, "no program was built on a worker");
+    else
+      QCOMPARE(s.built_ahead, std::int64_t{0});
     QVERIFY(!rec.reports.empty());
     std::int64_t last_done = 0, last_total = 0;
     for (const Report& r : rec.reports) {
@@ -107,12 +120,17 @@ class GlCompileAheadTest : public QObject {
       QVERIFY(r.done >= last_done);
       last_done = r.done, last_total = r.total;
     }
+    // Without workers the first program is built only after every one was met: the total does
+    // not grow after (workers may finish one while the run still meets others).
+    if (threads == 0)
+      for (const Report& r : rec.reports)
+        if (r.done > 0) QCOMPARE(r.total, s.new_programs);
     QCOMPARE(rec.reports.back().total, s.new_programs);
     QCOMPARE(rec.reports.back().done, s.new_programs);
 
     // The same model with compile-ahead off, in an engine of its own: the same outputs, bit for
     // bit (the same programs run in the same order).
-    Engine off(programs_off_.path, false);
+    Engine off(programs_off.path, false);
     runtime::Executor ex_off(off.engine, graph_);
     off.gl->reset_stats();
     const auto plain = ex_off.run(inputs_);
@@ -123,9 +141,6 @@ class GlCompileAheadTest : public QObject {
   void cancelFromAProgressReportIsACancellation() {
     test::TempDir programs;
     Engine e(programs.path, true);
-    const auto& lim = e.gl->context()->limits();
-    if (!lim.variant_per_pow2_sides || lim.num_binary_formats <= 0)
-      QSKIP("compiling ahead is for llvmpipe with its shader cache");
     // Programs not in memory: the run builds them (their code may be in Mesa's cache by now).
     runtime::Executor ex(e.engine, graph_);
     Recorder rec;

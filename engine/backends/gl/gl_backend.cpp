@@ -87,6 +87,7 @@ bool GlBackend::probe_float32() {
   HostTensor back = download({tex, DType::Float32, {1, 1, 1, 4}});
   const auto v = back.values<float>();
   stats_ = {};
+  reset_run_counts();  // the probe is no run's
   return v[0] == probe && v[3] == probe;
 }
 
@@ -108,7 +109,10 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
                "hash of the model bundle that keys the gl program cache on disk");
   flags.define("gl.timer_queries", false, "time each gl kernel on the GPU (GL_TIME_ELAPSED)");
   flags.define("gl.compile_ahead", true,
-               "build new gl programs on worker threads while the run goes on (llvmpipe)");
+               "meet every new gl program of a run before building them (the total is known)");
+  flags.define("gl.compile_threads", std::int64_t{0},
+               "worker threads that build new gl programs while the run goes on (llvmpipe; 0: "
+               "none, measured slower on a loaded 2-core machine)");
 }
 
 bool GlBackend::fp16_under(const runtime::Flags* flags) const {
@@ -251,7 +255,6 @@ PendingRead GlBackend::begin_read(const runtime::TensorView& tensor) {
   }
   check_lost(current_node_);
   ctx_->make_current();
-  if (std::getenv("TFJSI_TRACE_AHEAD") && !pending_.empty()) std::fprintf(stderr, "TRACE read\n");
   flush_pending();  // the texture's contents may come from a kept dispatch
   r.layout = d->layout();
   const auto bytes = static_cast<GLsizeiptr>(r.layout.tex_width() * r.layout.tex_height() * 16);
@@ -399,7 +402,6 @@ runtime::BackendMemory GlBackend::memory() const {
 // node several times its kernel.
 void GlBackend::finish() {
   if (!ctx_ || !ctx_->try_make_current()) return;
-  if (std::getenv("TFJSI_TRACE_AHEAD") && !pending_.empty()) std::fprintf(stderr, "TRACE finish\n");
   flush_pending();
   glFinish();
 }
@@ -417,11 +419,15 @@ void GlBackend::end_run() {
     }
   }
   pending_.clear();
+  reset_run_counts();
+  textures_->end_round();
+}
+
+void GlBackend::reset_run_counts() {
   programs_this_run_ = 0;
   programs_built_this_run_ = 0;
   ahead_this_run_ = false;
   run_tickets_.clear();
-  textures_->end_round();
 }
 
 void GlBackend::trim_caches() {

@@ -28,8 +28,8 @@ struct GlStats {
   double compile_ms = 0;
   std::int64_t built_ahead = 0;  // new programs whose code a worker built (compiling ahead)
   double ahead_ms = 0;           // the workers' time on those builds, summed over workers
-  double upload_ms = 0;   // host -> texture
-  double download_ms = 0;  // texture -> host, waiting included
+  double upload_ms = 0;          // host -> texture
+  double download_ms = 0;        // texture -> host, waiting included
   std::int64_t uploads = 0, upload_bytes = 0, downloads = 0, dispatches = 0;
   std::int64_t new_programs = 0;  // programs met for the first time (built or loaded)
   // Kernels whose grid passed the driver's work-group count limit on some axis and ran as several
@@ -163,11 +163,15 @@ class GlBackend : public runtime::Backend {
   // Forgets kept dispatches (the run failed), issuing those that write a texture someone else
   // still holds.
   void drop_pending() noexcept;
-  // Whether new programs are built ahead (llvmpipe with its disk cache, flag gl.compile_ahead);
-  // starts the workers the first time.
-  bool compile_ahead_on();
+  // Whether a new program's dispatch is kept, so that the run meets all its new programs before
+  // building them (flag gl.compile_ahead; never under a timer query).
+  bool compile_ahead_on() const;
+  // The workers that build programs ahead (llvmpipe with its disk cache, flag
+  // gl.compile_threads > 0), started or resized on demand; null without.
+  ProgramWarmer* warmer();
   // "compiling N of M" to the engine's observers (M 0 when not known).
   void report_compiling();
+  void reset_run_counts();
 
   bool started_ = false;
   runtime::Availability availability_;
@@ -193,9 +197,9 @@ class GlBackend : public runtime::Backend {
   bool timing_now_ = false;                    // a node under a timer query: nothing kept
   // This run's builds ahead, with their programs.
   std::vector<std::pair<std::shared_ptr<WarmTicket>, CachedProgram*>> run_tickets_;
-  std::vector<PreparedDispatch> pending_;      // kept dispatches, in order
-  std::unique_ptr<ProgramWarmer> warmer_;      // declared after programs_: it goes first
-  bool warmer_tried_ = false;
+  std::vector<PreparedDispatch> pending_;  // kept dispatches, in order
+  std::unique_ptr<ProgramWarmer> warmer_;  // declared after programs_: it goes first
+  std::int64_t warmer_threads_ = 0;
   GlTestHooks hooks_;
 };
 

@@ -1,15 +1,16 @@
 // Compute dispatches: the source of a kernel call (prelude + shader), its program from the cache,
-// and issuing it. Where the driver builds code at the first dispatch and keeps it in a shader cache
-// on disk (Mesa's llvmpipe), new programs are built ahead: each is linked here, its build goes to
-// a worker thread (program_warmer.h), and the dispatches that follow are kept in order instead of
-// issued, so that the engine's thread goes on to the next nodes and meets every program the run
-// needs while the workers build them. They are issued when something reads a texture back or the
-// run ends (flush_pending), each after its program's warm-up is done. A run then reports
-// "compiling N of M" with M the programs met so far: all of them when the graph has no read-back
-// before its outputs.
+// and issuing it. Compiling ahead (flag gl.compile_ahead, on): a dispatch whose program is new is
+// linked here and then kept, in order with every dispatch after it, so that the engine's thread
+// goes on to the next nodes and meets every new program of the run before building any; they are
+// issued when something reads a texture back or the run ends (flush_pending), each new program
+// built at its first dispatch. A run so reports "compiling N of M" with M the programs met so far:
+// all of them when the graph has no read-back before its outputs. Where the driver builds code at
+// the first dispatch and keeps it in a shader cache on disk (Mesa's llvmpipe), worker threads can
+// build the kept programs meanwhile (flag gl.compile_threads, program_warmer.h); off by default:
+// on the 2-core machine this was measured on, loaded by other work, they made first runs slower
+// (bench/results/gl-live-2026-11-26.md).
 #include <bit>
 #include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
@@ -143,25 +144,34 @@ bool out_texel(out int n, out int h, out int w, out int s) {
   return s;
 }
 
-
 }  // namespace
 
-bool GlBackend::compile_ahead_on() {
+bool GlBackend::compile_ahead_on() const {
+  if (timing_now_) return false;
+  return !flags_ || !flags_->has("gl.compile_ahead") || flags_->get_bool("gl.compile_ahead");
+}
+
+ProgramWarmer* GlBackend::warmer() {
   const GlLimits& lim = ctx_->limits();
   // llvmpipe only: it builds at the first dispatch and finds the build again in Mesa's disk
   // cache, which exists when program binary formats do (MESA_SHADER_CACHE_DISABLE leaves none).
-  if (!lim.variant_per_pow2_sides || lim.num_binary_formats <= 0 || timing_now_) return false;
-  if (flags_ && flags_->has("gl.compile_ahead") && !flags_->get_bool("gl.compile_ahead"))
-    return false;
-  if (!warmer_tried_) {
-    warmer_tried_ = true;
-    // As many workers as cores: the engine's thread mostly waits while they build.
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    warmer_ = std::make_unique<ProgramWarmer>(*ctx_, cores);
+  if (!lim.variant_per_pow2_sides || lim.num_binary_formats <= 0) return nullptr;
+  const std::int64_t threads =
+      flags_ && flags_->has("gl.compile_threads") ? flags_->get_int("gl.compile_threads") : 0;
+  if (threads <= 0) return nullptr;
+  if (!warmer_ || warmer_threads_ != threads) {
+    if (warmer_) {
+      // Jobs in flight refer to programs: they finish (or go back) before the workers go.
+      warmer_->cancel_all();
+      for (auto& [t, prog] : run_tickets_) prog->warm.reset();
+    }
+    warmer_.reset();
+    warmer_ = std::make_unique<ProgramWarmer>(*ctx_, static_cast<int>(threads));
+    warmer_threads_ = threads;
     ctx_->make_current();  // making shared contexts may have touched the current binding
     if (warmer_->workers() == 0) warmer_.reset();
   }
-  return warmer_ != nullptr;
+  return warmer_.get();
 }
 
 void GlBackend::report_compiling() {
@@ -243,22 +253,27 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   d.output = {call.output->texture(), fp16};
   d.groups = groups, d.limit = limit, d.split = split;
   if (fresh) {
-    if (std::getenv("TFJSI_TRACE_AHEAD")) std::fprintf(stderr, "TRACE link %s %.1f\n", call.shader.c_str(), ms_since(t0));
     stats_.compile_ms += ms_since(t0);
     ++stats_.new_programs;
-    ++programs_this_run_;
+    if (progress_) ++programs_this_run_;  // counts of an engine's run (not of a probe's node)
     if (compile_ahead_on()) {
+      // Kept for later with what follows, so that the run meets every program before any is
+      // built; a worker builds it meanwhile when there are workers (flag gl.compile_threads).
       ahead_this_run_ = true;
-      glFlush();  // the program is linked before a worker uses it
-      WarmJob job;
-      job.program = prog.program.id();
-      job.images = images;
-      for (const UniformValue& u : d.uniforms) job.uniforms.push_back({u.name, u.is_float, u.i, u.f});
-      for (const GlTensorData* in : call.inputs)
-        job.inputs.push_back(warm_texture(in->layout(), in->fp16()));
-      job.output = warm_texture(call.output->layout(), fp16);
-      prog.warm = warmer_->submit(std::move(job));
-      run_tickets_.emplace_back(prog.warm, &prog);
+      d.ahead = true;
+      if (ProgramWarmer* w = warmer()) {
+        glFlush();  // the program is linked before a worker uses it
+        WarmJob job;
+        job.program = prog.program.id();
+        job.images = images;
+        for (const UniformValue& u : d.uniforms)
+          job.uniforms.push_back({u.name, u.is_float, u.i, u.f});
+        for (const GlTensorData* in : call.inputs)
+          job.inputs.push_back(warm_texture(in->layout(), in->fp16()));
+        job.output = warm_texture(call.output->layout(), fp16);
+        prog.warm = w->submit(std::move(job));
+        if (progress_) run_tickets_.emplace_back(prog.warm, &prog);
+      }
       report_compiling();
     }
   }
@@ -267,7 +282,7 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
 
 void GlBackend::dispatch(const KernelCall& call) {
   PreparedDispatch d = prepare(call);
-  if (pending_.empty() && !d.prog->warm) {
+  if (pending_.empty() && !d.ahead && !d.prog->warm) {
     issue(d);
     return;
   }
@@ -282,7 +297,6 @@ void GlBackend::dispatch(const KernelCall& call) {
   bool held = hold(call.output);
   for (const GlTensorData* in : call.inputs) held = hold(in) && held;
   if (!held) {
-    if (std::getenv("TFJSI_TRACE_AHEAD")) std::fprintf(stderr, "TRACE not held\n");
     flush_pending();
     await_warm(*d.prog, true);
     issue(d);
@@ -294,6 +308,10 @@ void GlBackend::dispatch(const KernelCall& call) {
 void GlBackend::await_warm(CachedProgram& prog, bool report) {
   if (!prog.warm) return;
   const auto t0 = Clock::now();
+  if (!warmer_) {  // the workers were stopped (gl.compile_threads 0): built at its dispatch
+    prog.warm.reset();
+    return;
+  }
   WarmTicket& t = *prog.warm;
   // Not started yet: this thread builds it at its dispatch instead of waiting for a worker.
   if (!warmer_->take_back(t)) {
@@ -305,13 +323,11 @@ void GlBackend::await_warm(CachedProgram& prog, bool report) {
     }
   }
   stats_.compile_ms += ms_since(t0);
-  if (std::getenv("TFJSI_TRACE_AHEAD")) std::fprintf(stderr, "TRACE wait %.1f state %d worker %.1f\n", ms_since(t0), (int)t.state.load(), t.ms);
   prog.warm.reset();
 }
 
 void GlBackend::flush_pending() {
   if (pending_.empty()) return;
-  if (std::getenv("TFJSI_TRACE_AHEAD")) std::fprintf(stderr, "TRACE flush %zu\n", pending_.size());
   std::vector<PreparedDispatch> work;
   work.swap(pending_);
   std::size_t i = 0;
@@ -400,9 +416,8 @@ void GlBackend::issue(PreparedDispatch& d) {
     // program's cost ends when that one finishes.
     glFinish();
     if (d.fresh) {
-      if (std::getenv("TFJSI_TRACE_AHEAD")) std::fprintf(stderr, "TRACE first %s %.1f\n", d.shader.c_str(), ms_since(t0));
       stats_.compile_ms += ms_since(t0);
-      ++programs_built_this_run_;
+      if (progress_) ++programs_built_this_run_;
       report_compiling();
     }
     programs_->save(prog);

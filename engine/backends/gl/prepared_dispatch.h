@@ -16,9 +16,10 @@ namespace tfjsi::gl {
 
 struct PreparedDispatch {
   CachedProgram* prog = nullptr;
-  bool fresh = false;   // the program was built or loaded for this dispatch
-  bool images = true;   // inputs bound as images (units 1..n), else samplers (units 0..n-1)
-  std::string shader;   // for messages
+  bool fresh = false;  // the program was built or loaded for this dispatch
+  bool ahead = false;  // kept so that the run meets its other new programs first
+  bool images = true;  // inputs bound as images (units 1..n), else samplers (units 0..n-1)
+  std::string shader;  // for messages
   std::vector<UniformValue> uniforms;
   struct Bound {
     GLuint texture = 0;
