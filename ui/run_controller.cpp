@@ -450,12 +450,13 @@ RunResultPtr RunController::execute(const RunRequest& r) {
     return nodes;
   };
 
-  // The first run on gl builds its programs. It goes unprofiled and keeps nothing, so that the
-  // backend can keep dispatches and go on to the next nodes while worker threads build (a
-  // profiled run waits for each node's work; kept intermediates read each one back): its time and
-  // compile counts are the first run's, and the profile comes from the run after it.
+  // A plain run's first run on gl builds its programs. It goes unprofiled and keeps nothing, so
+  // that the backend can keep dispatches and meet every program before building (a profiled run
+  // waits for each node's work; kept intermediates read each one back): its time and compile
+  // counts are the first run's, and the profile comes from the run after it. A benchmark keeps
+  // its profiled first run (the Profile panel's per-node first-run column).
   double built_ms = -1;
-  if (result->cold && active_gl(*engine_)) built_ms = timed_run(false, false);
+  if (!r.benchmark && result->cold && active_gl(*engine_)) built_ms = timed_run(false, false);
 
   if (!r.benchmark) {
     result->run_ms = timed_run(true, true);
@@ -473,12 +474,8 @@ RunResultPtr RunController::execute(const RunRequest& r) {
         emit runProgress(done, total);
       }
     };
-    if (built_ms >= 0) {
-      result->first_ms = built_ms;  // per-node times of a run built ahead are not the nodes'
-    } else {
-      result->first_ms = timed_run(true, false);
-      result->first_nodes = profile();
-    }
+    result->first_ms = timed_run(true, false);
+    result->first_nodes = profile();
     progress(1);
     for (int i = 0; i < warmup; ++i) {
       cancel.check();
