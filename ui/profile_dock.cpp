@@ -173,6 +173,11 @@ void ProfileDock::show_result(const RunResultPtr& r) {
   if (r->benchmark) {
     if (r->cold) p.first = {true, r->id, r->first_ms, r->first_nodes, r->gl_first};
     p.warm = {true, r->id, r->run_ms, r->nodes, r->gl_last};
+  } else if (r->cold && r->first_ms > 0) {
+    // gl's first run built its programs ahead, unprofiled: its total only; the nodes are the
+    // profiled run's after it.
+    p.first = {true, r->id, r->first_ms, {}, r->gl_first};
+    p.warm = {true, r->id, r->run_ms, r->nodes, r->gl_last};
   } else if (r->cold) {
     p.first = {true, r->id, r->run_ms, r->nodes, r->gl_first};
     p.warm = {};

@@ -21,17 +21,17 @@ namespace tfjsi::ui {
 namespace {
 
 // Thrown out of the executor by CancelCheck; the executor frees what the run made on the way out.
-struct RunCancelled : std::runtime_error {
-  RunCancelled() : std::runtime_error("cancelled") {}
-};
+using RunCancelled = tfjsi::Cancelled;
 
 // The cancellation hook: an observer, so the runtime needs no change. It is asked before every
-// kernel, nested function bodies and loop iterations included.
+// kernel, nested function bodies and loop iterations included, and at every progress report (gl
+// building its programs ahead, which can take seconds before the next kernel).
 class CancelCheck final : public runtime::Observer {
  public:
   explicit CancelCheck(std::shared_ptr<std::atomic<bool>> flag) : flag_(std::move(flag)) {}
   bool needs_every_output() const override { return false; }
   void before_kernel(const runtime::KernelEvent&) override { check(); }
+  void on_progress(std::string_view, std::int64_t, std::int64_t) override { check(); }
   void check() const {
     if (flag_->load(std::memory_order_relaxed)) throw RunCancelled();
   }
@@ -42,8 +42,7 @@ class CancelCheck final : public runtime::Observer {
 
 // Passes the engine's progress reports (gl compiling its programs) on as a signal, at most ~20 a
 // second and always the last of a run, so that a model of many small programs does not flood the
-// UI's event queue. (Cancel stops the run at the next node, as ever: a throw from inside a
-// backend's kernel would read as that kernel failing.)
+// UI's event queue.
 class ProgressRelay final : public runtime::Observer {
  public:
   using Emit = std::function<void(const QString&, int, int)>;
@@ -439,7 +438,18 @@ RunResultPtr RunController::execute(const RunRequest& r) {
   engine_->reset_peak();
   std::vector<HostTensor> outputs;
   KeepIntermediates keep;
-  result->cold = warm_.insert({std::string(engine_->backend().name()), r.fp16}).second;
+  const std::pair<std::string, bool> pair{std::string(engine_->backend().name()), r.fp16};
+  result->cold = warm_.insert(pair).second;
+  // A cold run that fails or is cancelled leaves the next one cold (programs still to build).
+  struct StayCold {
+    std::set<std::pair<std::string, bool>>& warm;
+    const std::pair<std::string, bool>& pair;
+    bool cold;
+    int exceptions = std::uncaught_exceptions();
+    ~StayCold() {
+      if (cold && std::uncaught_exceptions() > exceptions) warm.erase(pair);
+    }
+  } stay_cold{warm_, pair, result->cold};
   bool first_run = true;
   // A profiled run waits for each node's work (so on a GPU its total is not the pipelined one);
   // `last` keeps that run's intermediates when asked.
@@ -473,8 +483,17 @@ RunResultPtr RunController::execute(const RunRequest& r) {
     return nodes;
   };
 
+  // A plain run's first run on gl builds its programs. It goes unprofiled and keeps nothing, so
+  // that the backend can keep dispatches and meet every program before building (a profiled run
+  // waits for each node's work; kept intermediates read each one back): its time and compile
+  // counts are the first run's, and the profile comes from the run after it. A benchmark keeps
+  // its profiled first run (the Profile panel's per-node first-run column).
+  double built_ms = -1;
+  if (!r.benchmark && result->cold && active_gl(*engine_)) built_ms = timed_run(false, false);
+
   if (!r.benchmark) {
     result->run_ms = timed_run(true, true);
+    if (built_ms >= 0) result->first_ms = built_ms;
   } else {
     // The timed runs go unprofiled, as in TF.js's benchmarks; the first (cold) run and one more
     // after the timed ones are profiled, for the cold and warm columns of the profile.

@@ -33,4 +33,11 @@ class BackendUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The run was stopped on purpose: an observer threw it (the GUI's Cancel, also from a progress
+// report while gl builds its programs). Nothing failed, so no backend falls back to cpu for it.
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("cancelled") {}
+};
+
 }  // namespace tfjsi

@@ -465,6 +465,8 @@ class Run {
         return run_kernel(b, kernel, in);
       } catch (const BackendUnavailable&) {
         throw;
+      } catch (const Cancelled&) {
+        throw;
       } catch (const BackendLimit& e) {
         fall_back(e);
       } catch (const ModelError&) {

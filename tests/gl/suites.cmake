@@ -5,6 +5,7 @@ tfjsi_add_suite(gl_kernels_test gl/gl_kernels_test.cpp)
 tfjsi_add_suite(gl_program_cache_test gl/gl_program_cache_test.cpp)
 tfjsi_add_suite(gl_dispatch_test gl/gl_dispatch_test.cpp)
 tfjsi_add_suite(gl_fault_test gl/gl_fault_test.cpp)
+tfjsi_add_suite(gl_compile_ahead_test gl/gl_compile_ahead_test.cpp)
 tfjsi_add_suite(gl_cli_test gl/gl_cli_test.cpp)
 
 # Every corpus and reference layers model on gl (fp32) against TF.js's own outputs, one CTest each

@@ -1,12 +1,16 @@
 // Switching to gl as a new user would, with nothing compiled anywhere (empty program and Mesa
-// shader caches): the Run dock counts the kernels being compiled while the first result is not
-// there yet, and its result line then tells the compiling apart from the run. Saves a screenshot
-// of the dock while it compiles. Needs a display (run under xvfb-run).
+// shader caches): the Run dock shows a determinate bar, "compiling N of M gl kernels", with the
+// total M known (the kernels the run builds) and reached before the first result, and its result
+// line then tells the compiling apart from the run. Cancel works while gl compiles (fp16's
+// kernels): the run ends cancelled, and the next one runs. Saves a screenshot of the dock while
+// it compiles. Needs a display (run under xvfb-run).
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QProgressBar>
+#include <QPushButton>
 
 #include "gui_run.h"
 #include "gui_test_main.h"
@@ -44,34 +48,84 @@ class CompileProgressTest : public QObject {
     // What the dock shows each time the engine reports a compiled kernel, seen from the UI thread
     // before the result arrives.
     QStringList seen;
+    struct Seen {
+      int done, total, bar_max, bar_value;
+    };
+    std::vector<Seen> counts;
     bool shot = false;
     QSignalSpy done(win_.get(), &ui::MainWindow::runFinished);
     QSignalSpy failed(win_.get(), &ui::MainWindow::runFailed);
-    connect(win_->run_controller(), &ui::RunController::compileProgress, this,
-            [&](const QString&, int done_count, int) {
-              if (!done.isEmpty()) return;
-              seen << text->text();
-              QVERIFY(bar->isVisible());
-              if (!shot && done_count >= 3) {
-                shot = true;
-                const QString dir = QCoreApplication::applicationDirPath() + "/screenshots";
-                QDir().mkpath(dir);
-                win_->grab_window().save(dir + "/gl_compile_progress.png");
-              }
-            });
+    auto c = connect(win_->run_controller(), &ui::RunController::compileProgress, this,
+                     [&](const QString&, int done_count, int total) {
+                       if (!done.isEmpty()) return;
+                       // The dock's slot, connected first, has taken this report already.
+                       seen << text->text();
+                       counts.push_back({done_count, total, bar->maximum(), bar->value()});
+                       QVERIFY(bar->isVisible());
+                       if (!shot && done_count >= 3) {
+                         shot = true;
+                         const QString dir =
+                             QCoreApplication::applicationDirPath() + "/screenshots";
+                         QDir().mkpath(dir);
+                         win_->grab_window().save(dir + "/gl_compile_progress.png");
+                       }
+                     });
     win_->run_model(false);
     QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, test::kGuiRunTimeoutMs);
+    disconnect(c);
     QCOMPARE(failed.count(), 0);
     QVERIFY2(!seen.isEmpty(), "no compile progress before the first result");
-    QVERIFY2(seen.last().contains("compiling gl kernels: ") && seen.last().contains(" done"),
-             qPrintable(seen.last()));
     const auto r = done.at(0).at(0).value<ui::RunResultPtr>();
-    QVERIFY(r->gl_first.new_programs > 0);
+    const int m = static_cast<int>(r->gl_first.new_programs);
+    QVERIFY(m > 0);
+    // Every report knew a total; the last one, before the result, is M of M on a full bar.
+    for (const Seen& s : counts) QVERIFY2(s.total > 0, "a report without the total");
+    QCOMPARE(counts.back().total, m);
+    QCOMPARE(counts.back().done, m);
+    QCOMPARE(counts.back().bar_max, m);
+    QCOMPARE(counts.back().bar_value, m);
+    const QString last = QString("compiling %1 of %1 gl kernels").arg(m);
+    QVERIFY2(seen.last().contains(last), qPrintable(seen.last() + " lacks " + last));
     // The result line says how much of the first run was compiling, and how many kernels.
     const QString want = QString("(%1 ms compiling %2 kernels)")
                              .arg(r->gl_first.compile_ms, 0, 'f', 0)
                              .arg(r->gl_first.new_programs);
     QVERIFY2(text->text().contains(want), qPrintable(text->text() + " lacks " + want));
+  }
+
+  void cancelWhileCompiling() {
+    // fp16's kernels are not built yet: the run compiles again, and Cancel stops it there.
+    auto* fp16 = dock()->findChild<QCheckBox*>("fp16Box");
+    QVERIFY(fp16);
+    auto* cancel = dock()->findChild<QPushButton*>("cancelButton");
+    QVERIFY(cancel);
+    QSignalSpy done(win_.get(), &ui::MainWindow::runFinished);
+    QSignalSpy failed(win_.get(), &ui::MainWindow::runFailed);
+    int total_at_cancel = -1;
+    auto c = connect(win_->run_controller(), &ui::RunController::compileProgress, this,
+                     [&](const QString&, int, int total) {
+                       if (total_at_cancel >= 0) return;
+                       total_at_cancel = total;
+                       QVERIFY(cancel->isEnabled());
+                       QTest::mouseClick(cancel, Qt::LeftButton);
+                     });
+    const bool rerun = dock()->findChild<QCheckBox*>("rerunOnChange")->isChecked();
+    fp16->setChecked(true);
+    if (!rerun) win_->run_model(false);
+    QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, test::kGuiRunTimeoutMs);
+    disconnect(c);
+    QVERIFY2(total_at_cancel > 0, "no determinate compile progress to cancel in");
+    QCOMPARE(done.count(), 0);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(failed.at(0).at(1).toBool(), true);  // cancelled, not failed
+    QVERIFY2(dock()->result_label()->text().contains("Cancelled"),
+             qPrintable(dock()->result_label()->text()));
+
+    // The next run goes through.
+    win_->run_model(false);
+    QTRY_VERIFY_WITH_TIMEOUT(done.count() > 0 || failed.count() > 1, test::kGuiRunTimeoutMs);
+    QCOMPARE(failed.count(), 1);
+    QCOMPARE(done.at(0).at(0).value<ui::RunResultPtr>()->fp16, true);
   }
 
   void cleanupTestCase() { win_.reset(); }

@@ -206,9 +206,10 @@ class PanelsTest : public QObject {
     for (int row = 0; row < p->rowCount(); ++row)
       shown.insert(p->index(row, ui::ProfileDock::NodeName).data().toString().toStdString());
     QCOMPARE(shown, ran);
-    // Times > 0 for the warm run and the first run kept beside it.
+    // Times > 0 for the warm run. The first gl run (a plain Run) met its programs ahead,
+    // unprofiled (#19): it has a total and compile counts (below) but no per-node times.
     for (double ms : column(ui::ProfileDock::NodeWarmMs)) QVERIFY(ms > 0);
-    for (double ms : column(ui::ProfileDock::NodeFirstMs)) QVERIFY(ms > 0);
+    for (double ms : column(ui::ProfileDock::NodeFirstMs)) QVERIFY(ms < 0);
     // Slowest first by default, and the slowest named above the table.
     const auto warm = column(ui::ProfileDock::NodeWarmMs);
     QVERIFY(std::is_sorted(warm.rbegin(), warm.rend()));

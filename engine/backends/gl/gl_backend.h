@@ -1,7 +1,8 @@
 // The `gl` backend: tensors in OpenGL textures (gl_tensor.h), ops as OpenGL 4.3 compute shaders
 // compiled lazily per op variant (code paths and window sizes; shapes, paddings and most
-// parameters are uniforms, so nodes of one variant share a program), a program-binary cache on
-// disk, lazy upload and fenced readback. Nodes it does not support fall back to cpu through the
+// parameters are uniforms, so nodes of one variant share a program) and, on llvmpipe, built ahead
+// on worker threads while the run goes on (gl_dispatch.cpp), a program-binary cache on disk, lazy
+// upload and fenced readback. Nodes it does not support fall back to cpu through the
 // executor.
 #pragma once
 
@@ -22,9 +23,13 @@ namespace tfjsi::gl {
 
 // What the benchmark and the profiler read.
 struct GlStats {
-  double compile_ms = 0;  // building or loading new programs, up to the end of their first dispatch
-  double upload_ms = 0;   // host -> texture
-  double download_ms = 0;  // texture -> host, waiting included
+  // Time the engine's thread spent on new programs: linking or loading them, waiting for their
+  // build ahead, and their first dispatch.
+  double compile_ms = 0;
+  std::int64_t built_ahead = 0;  // new programs whose code a worker built (compiling ahead)
+  double ahead_ms = 0;           // the workers' time on those builds, summed over workers
+  double upload_ms = 0;          // host -> texture
+  double download_ms = 0;        // texture -> host, waiting included
   std::int64_t uploads = 0, upload_bytes = 0, downloads = 0, dispatches = 0;
   std::int64_t new_programs = 0;  // programs met for the first time (built or loaded)
   // Kernels whose grid passed the driver's work-group count limit on some axis and ran as several
@@ -50,6 +55,7 @@ class PendingRead {
 };
 
 struct KernelCall;
+struct PreparedDispatch;
 
 // Test-only faults: each makes the real failure happen at a chosen node, so that the fallback
 // paths can be exercised on a driver that never fails by itself (tests/gl/gl_fault_test.cpp).
@@ -128,9 +134,12 @@ class GlBackend : public runtime::Backend {
   // Tests only: forced faults and lowered limits.
   GlTestHooks& test_hooks() { return hooks_; }
 
-  // For kernels (gl_op.h): runs one compute dispatch. A grid with more work groups along an axis
-  // than the driver allows runs as several dispatches, each told its first group by a uniform.
+  // For kernels (gl_op.h): runs one compute dispatch (or keeps it, in order, while programs are
+  // built ahead). A grid with more work groups along an axis than the driver allows runs as
+  // several dispatches, each told its first group by a uniform.
   void dispatch(const KernelCall& call);
+  // Issues every dispatch kept for later, waiting for their programs' builds.
+  void flush_pending();
   std::shared_ptr<GlTensorData> new_texture(const Shape& shape, bool fp16);
   const TexturePool& texture_pool() const { return *textures_; }
 
@@ -145,6 +154,24 @@ class GlBackend : public runtime::Backend {
   // Throws BackendUnavailable and marks the backend unavailable (for good) when the context is
   // lost; `node` names where it was noticed.
   void check_lost(const graph::Node* node);
+  // gl_dispatch.cpp: a call's source and program (built or loaded here, its build handed to a
+  // worker when compiling ahead), and issuing it.
+  PreparedDispatch prepare(const KernelCall& call);
+  void issue(PreparedDispatch& d);
+  // Waits for the program's build ahead (reporting progress when `report`), or takes it back.
+  void await_warm(CachedProgram& prog, bool report);
+  // Forgets kept dispatches (the run failed), issuing those that write a texture someone else
+  // still holds.
+  void drop_pending() noexcept;
+  // Whether a new program's dispatch is kept, so that the run meets all its new programs before
+  // building them (flag gl.compile_ahead; never under a timer query).
+  bool compile_ahead_on() const;
+  // The workers that build programs ahead (llvmpipe with its disk cache, flag
+  // gl.compile_threads > 0), started or resized on demand; null without.
+  ProgramWarmer* warmer();
+  // "compiling N of M" to the engine's observers (M 0 when not known).
+  void report_compiling();
+  void reset_run_counts();
 
   bool started_ = false;
   runtime::Availability availability_;
@@ -164,7 +191,15 @@ class GlBackend : public runtime::Backend {
   std::vector<PendingTiming> timings_;
   const graph::Node* current_node_ = nullptr;  // the node run() is in, for messages and hooks
   runtime::Engine* progress_ = nullptr;        // the running Engine, told of each new program
-  std::int64_t programs_this_run_ = 0;         // new programs since the run started
+  std::int64_t programs_this_run_ = 0;         // new programs met since the run started
+  std::int64_t programs_built_this_run_ = 0;   // of those, first dispatched on this thread
+  bool ahead_this_run_ = false;                // some were handed to the warmer
+  bool timing_now_ = false;                    // a node under a timer query: nothing kept
+  // This run's builds ahead, with their programs.
+  std::vector<std::pair<std::shared_ptr<WarmTicket>, CachedProgram*>> run_tickets_;
+  std::vector<PreparedDispatch> pending_;  // kept dispatches, in order
+  std::unique_ptr<ProgramWarmer> warmer_;  // declared after programs_: it goes first
+  std::int64_t warmer_threads_ = 0;
   GlTestHooks hooks_;
 };
 

@@ -66,6 +66,7 @@ std::shared_ptr<GlContext> GlContext::create(std::string& reason) {
                                      EGL_LOSE_CONTEXT_ON_RESET_EXT});
     attribs.push_back(EGL_NONE);
     c->context_ = eglCreateContext(c->display_, config, EGL_NO_CONTEXT, attribs.data());
+    c->attribs_ = attribs;
     if (c->context_ != EGL_NO_CONTEXT || !robust) break;
   }
   if (c->context_ == EGL_NO_CONTEXT) {
@@ -89,6 +90,7 @@ std::shared_ptr<GlContext> GlContext::create(std::string& reason) {
     reason = "OpenGL " + have + " only: compute shaders need a 4.3 core context";
     return nullptr;
   }
+  c->config_ = config;
   if (!surfaceless) {
     const EGLint pb_attribs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
     c->surface_ = eglCreatePbufferSurface(c->display_, config, pb_attribs);
@@ -146,6 +148,31 @@ std::shared_ptr<GlContext> GlContext::create(std::string& reason) {
              " invocations, " + std::to_string(l.max_compute_texture_units) + " texture units)";
     return nullptr;
   }
+  return c;
+}
+
+std::shared_ptr<GlContext> GlContext::create_shared(const GlContext& parent, std::string& reason) {
+  std::shared_ptr<GlContext> c(new GlContext());
+  c->display_ = parent.display_;
+  c->config_ = parent.config_;
+  c->attribs_ = parent.attribs_;
+  // Not made current here: eglMakeCurrent on this thread would take the caller's context away.
+  c->context_ = eglCreateContext(c->display_, c->config_, parent.context_, c->attribs_.data());
+  if (c->context_ == EGL_NO_CONTEXT) {
+    reason = "no shared EGL context (" + egl_error_text() + ")";
+    return nullptr;
+  }
+  if (parent.surface_ != EGL_NO_SURFACE) {
+    const EGLint pb_attribs[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+    c->surface_ = eglCreatePbufferSurface(c->display_, c->config_, pb_attribs);
+    if (c->surface_ == EGL_NO_SURFACE) {
+      reason = "no EGL pbuffer surface for a shared context (" + egl_error_text() + ")";
+      return nullptr;
+    }
+  }
+  c->limits_ = parent.limits_;
+  c->vendor_ = parent.vendor_, c->renderer_ = parent.renderer_, c->version_ = parent.version_;
+  c->surface_kind_ = parent.surface_kind_;
   return c;
 }
 

@@ -9,6 +9,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tfjsi::gl {
 
@@ -39,6 +40,10 @@ class GlContext {
  public:
   // Starts a context; on failure returns null and says why in `reason` (never throws).
   static std::shared_ptr<GlContext> create(std::string& reason);
+  // A context sharing `parent`'s objects (programs, textures), for a worker thread: made current
+  // on no thread (the worker takes it), with the parent's limits and driver strings. Null on
+  // failure, `reason` saying why.
+  static std::shared_ptr<GlContext> create_shared(const GlContext& parent, std::string& reason);
   ~GlContext();
   GlContext(const GlContext&) = delete;
   GlContext& operator=(const GlContext&) = delete;
@@ -74,6 +79,8 @@ class GlContext {
   EGLDisplay display_ = EGL_NO_DISPLAY;
   EGLContext context_ = EGL_NO_CONTEXT;
   EGLSurface surface_ = EGL_NO_SURFACE;
+  EGLConfig config_ = nullptr;
+  std::vector<EGLint> attribs_;  // what the context was made with, for shared ones
   GlLimits limits_;
   std::string vendor_, renderer_, version_, surface_kind_;
   std::string lost_;

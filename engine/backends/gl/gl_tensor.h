@@ -67,7 +67,9 @@ std::optional<TexLayout> with_panels(TexLayout l, std::int64_t max_size);
 bool fits(const Shape& shape, const GlLimits& limits);
 
 // One tensor's data on the gl backend: a texture (float tensors) or a host copy (int32, bool).
-class GlTensorData : public runtime::BackendData {
+// Shared (std::enable_shared_from_this): a dispatch kept for later holds its tensors alive.
+class GlTensorData : public runtime::BackendData,
+                     public std::enable_shared_from_this<GlTensorData> {
  public:
   // A texture from `pool` goes back to it when the data dies (if the pool is still there).
   GlTensorData(GlObject texture, TexLayout layout, bool fp16, std::weak_ptr<TexturePool> pool = {})

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backends/gl/gl_objects.h"
+#include "backends/gl/program_warmer.h"
 
 namespace tfjsi::gl {
 
@@ -30,6 +31,8 @@ struct CachedProgram {
   bool from_disk = false;
   bool saved = false;       // its binary is on disk (or it came from there)
   bool dispatched = false;  // has run once (llvmpipe compiles for real at the first dispatch)
+  // Its warm-up on a worker (program_warmer.h) while that is not awaited yet; null otherwise.
+  std::shared_ptr<WarmTicket> warm;
   std::size_t binary_bytes = 0;
   std::string disk_key;            // file name stem on disk
   GLint group_base_location = -2;  // uniform tfjsi_group_base (-1: unused; -2: not looked up)
