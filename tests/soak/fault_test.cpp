@@ -44,11 +44,7 @@ bool same(const std::vector<HostTensor>& a, const std::vector<HostTensor>& b) {
   return true;
 }
 
-struct Cancelled : std::runtime_error {
-  Cancelled() : std::runtime_error("cancelled by the test") {}
-};
-
-// Counts kernels; throws Cancelled before kernel number `at` (1-based) when `at` > 0.
+// Counts kernels; throws the engine's Cancelled (what the GUI's Cancel throws) before kernel number `at` (1-based) when `at` > 0.
 class CancelAt final : public runtime::Observer {
  public:
   int at = 0;
