@@ -1,5 +1,6 @@
 // tfjsi compare MODEL --backends cpu,xnnpack,gl [--input [NAME=]FILE.npy]... [--json]
-//   [--tolerance X] [--precision fp32|fp16] [--no-isolate] [--threads N] [--flag NAME=VALUE]...
+//   [--tolerance X] [--precision fp32|fp16] [--reference BACKEND[:fp16]] [--no-isolate]
+//   [--threads N] [--flag NAME=VALUE]...
 #include <cstdlib>
 #include <iostream>
 
@@ -19,7 +20,7 @@ namespace {
 
 constexpr OptionSpec kOptions[] = {{"backends", true},  {"input", true, true}, {"json"},
                                    {"tolerance", true}, {"precision", true},   {"no-isolate"},
-                                   {"threads", true},   {"flag", true, true}};
+                                   {"threads", true},   {"flag", true, true},  {"reference", true}};
 
 }  // namespace
 
@@ -35,10 +36,24 @@ int compare_command(std::span<const std::string> argv) {
     throw UsageError("--precision expects fp32 or fp16, got '" + precision + "'");
   opt.precision = precision == "fp16" ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
   opt.isolate = !args.flag("no-isolate");
+  // What the others are measured against: cpu fp32 unless asked ("gl", "gl:fp16", "xnnpack").
+  if (auto ref = args.value("reference")) {
+    std::string name = *ref;
+    if (const auto colon = name.find(':'); colon != std::string::npos) {
+      const std::string p = name.substr(colon + 1);
+      if (p != "fp32" && p != "fp16")
+        throw UsageError("--reference expects BACKEND or BACKEND:fp16, got '" + *ref + "'");
+      opt.reference_precision = p == "fp16" ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
+      name.resize(colon);
+    }
+    opt.reference = name;
+  }
 
   auto engine = make_engine(args);
   for (const auto& b : opt.backends)
     if (!engine->find_backend(b)) throw UsageError("unknown backend '" + b + "' in --backends");
+  if (!engine->find_backend(opt.reference))
+    throw UsageError("unknown backend '" + opt.reference + "' in --reference");
   const LoadedModel m = load_model(args.positional()[0]);
   gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));

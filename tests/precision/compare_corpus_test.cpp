@@ -37,6 +37,26 @@ class CompareCorpusTest : public QObject {
     }
     QVERIFY(compared > j["nodes"].size());  // both backends reported on most nodes
   }
+
+  // Any backend as the reference (--reference): cpu measured against xnnpack, within tolerance.
+  void xnnpackAsReference() {
+    const auto path = tfjsi::test::corpus_model(g_model);
+    const auto res =
+        tfjsi::test::run_tfjsi({"compare", QString::fromStdString(path.string()), "--backends",
+                                "cpu", "--reference", "xnnpack", "--json"},
+                               600000);
+    QVERIFY2(!res.crashed && res.exit_code == 0, res.err.constData());
+    const json j = res.json();
+    QCOMPARE(j["reference"].get<std::string>(), std::string("xnnpack"));
+    QCOMPARE(j["backends"].size(), std::size_t{1});
+    QCOMPARE(j["backends"][0]["backend"].get<std::string>(), std::string("cpu"));
+    QVERIFY2(j["first_divergent"].is_null(), j["first_divergent"].dump().c_str());
+    // A backend the engine does not have is a usage error naming it.
+    const auto bad = tfjsi::test::run_tfjsi({"compare", QString::fromStdString(path.string()),
+                                             "--backends", "cpu", "--reference", "tpu"});
+    QCOMPARE(bad.exit_code, 2);
+    QVERIFY2(bad.err.contains("'tpu'"), bad.err.constData());
+  }
 };
 
 int main(int argc, char** argv) {
