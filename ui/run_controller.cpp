@@ -20,9 +20,6 @@
 namespace tfjsi::ui {
 namespace {
 
-// Thrown out of the executor by CancelCheck; the executor frees what the run made on the way out.
-using RunCancelled = tfjsi::Cancelled;
-
 // The cancellation hook: an observer, so the runtime needs no change. It is asked before every
 // kernel, nested function bodies and loop iterations included, and at every progress report (gl
 // building its programs ahead, which can take seconds before the next kernel).
@@ -33,7 +30,8 @@ class CancelCheck final : public runtime::Observer {
   void before_kernel(const runtime::KernelEvent&) override { check(); }
   void on_progress(std::string_view, std::int64_t, std::int64_t) override { check(); }
   void check() const {
-    if (flag_->load(std::memory_order_relaxed)) throw RunCancelled();
+    if (flag_->load(std::memory_order_relaxed))
+      throw Cancelled();  // the executor frees what the run made on the way out
   }
 
  private:
@@ -333,7 +331,7 @@ void RunController::run(RunRequest request) {
     // The run set threads and gl.float32_enabled from its request: the panel shows them.
     emit environmentReady(environment());
     return;
-  } catch (const RunCancelled&) {
+  } catch (const Cancelled&) {
     emit runFailed(tr("Cancelled"), true);
   } catch (const BackendUnavailable& e) {
     emit runFailed(tr("Backend %1 is not available: %2")
@@ -345,23 +343,27 @@ void RunController::run(RunRequest request) {
   }
 }
 
+void RunController::prepare_own_executors(const LoadedModel& model) {
+  ensure_engine();
+  // The fp16 check and the comparison make executors of their own: the run's resident weights go
+  // first, so the model's weights are held once; the next run makes them again (a cold run).
+  executor_.reset();
+  warm_.clear();
+  gl::use_model(*engine_, model.bundle);  // gl programs cached on disk for this model
+}
+
 void RunController::checkFp16(Fp16CheckRequest request) {
   if (!request.model) {
     emit checkFailed(tr("Open a model first."), false);
     return;
   }
   try {
-    ensure_engine();
-    // The check makes executors of its own: the run's resident weights go first, so the model's
-    // weights are held once; the next run makes them again (and counts as a cold run).
-    executor_.reset();
-    warm_.clear();
-    gl::use_model(*engine_, request.model->bundle);  // gl programs cached on disk for this model
+    prepare_own_executors(*request.model);
     emit checkFinished(run_fp16_check(*engine_, request,
                                       [this](int pass, const QString& stage, int done, int total) {
                                         emit checkProgress(pass, stage, done, total);
                                       }));
-  } catch (const RunCancelled&) {
+  } catch (const Cancelled&) {
     emit checkFailed(tr("Cancelled"), true);
   } catch (const std::exception& e) {
     emit checkFailed(QString::fromStdString(terminal_safe(e.what())), false);
@@ -376,12 +378,7 @@ void RunController::compare(CompareRequest request) {
     return;
   }
   try {
-    ensure_engine();
-    // The comparison makes executors of its own, as the fp16 check does: the run's resident
-    // weights go first, so the model's weights are held once.
-    executor_.reset();
-    warm_.clear();
-    gl::use_model(*engine_, request.model->bundle);  // gl programs cached on disk for this model
+    prepare_own_executors(*request.model);
     const auto& cancel = static_cast<const CancelCheck&>(*cancel_observer_);
     emit compareFinished(run_compare(
         *engine_, request,
@@ -389,7 +386,7 @@ void RunController::compare(CompareRequest request) {
           emit compareProgress(pass, stage, done, total);
         },
         [&cancel] { cancel.check(); }));
-  } catch (const RunCancelled&) {
+  } catch (const Cancelled&) {
     emit compareFailed(tr("Cancelled"), true);
   } catch (const BackendUnavailable& e) {
     emit compareFailed(

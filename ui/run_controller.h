@@ -83,6 +83,8 @@ class RunController : public QObject {
 
  private:
   void ensure_engine();
+  // Before the fp16 check or a comparison, which run executors of their own.
+  void prepare_own_executors(const LoadedModel& model);
   RunResultPtr execute(const RunRequest& request);
   MemorySample memory_sample(bool with_live);
   EnvInfo environment();
