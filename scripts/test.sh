@@ -11,7 +11,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
+# Seconds per step, printed last (also when a step fails) so that CI's tail shows where the
+# time went.
+steps=() step_start=$SECONDS
+step_done() { steps+=("$1 $((SECONDS - step_start))s"); step_start=$SECONDS; }
+trap 'echo "test: seconds per step: ${steps[*]:-none finished}; total ${SECONDS}s" >&2' EXIT
+
 bash scripts/install-deps.sh
+step_done install
 
 # Let ccache share objects between checkouts in different folders (a fresh clone hits the cache
 # of an earlier one): paths are hashed relative to the source root.
@@ -19,6 +26,7 @@ export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
 
 corpus=$(bash tests/fetch-corpus.sh)
 reference=$(bash tests/reference/make-data.sh)
+step_done test-data
 
 # configure_build_test DIR SANITIZE: configure, build and run the whole suite in DIR.
 # BUILD_TESTING=ON is given every time: scripts/quickstart.sh configures build/ with it OFF, and
@@ -28,11 +36,13 @@ configure_build_test() {
   cmake -S . -B "$1" -G Ninja -DBUILD_TESTING=ON -DTFJSI_SANITIZE="$2" \
     -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" >/dev/null
   cmake --build "$1"
+  step_done "$1:build"
   # GUI and GL tests need a display; xvfb-run gives them one even where no X server runs.
   # -noreset: by default the server resets when its last client leaves, and a suite connecting
   # during that reset is dropped ("could not connect to display") although the server is fine.
   xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
     ctest --test-dir "$1" --output-on-failure --no-tests=error -j "$(nproc)" --timeout 900
+  step_done "$1:tests"
 }
 
 sanitize="${TFJSI_SANITIZE:-1}"
@@ -52,5 +62,7 @@ if [ "${TFJSI_FUZZ:-1}" = 1 ]; then
     -DTFJSI_FUZZ_SECONDS="${TFJSI_FUZZ_SECONDS:-20}" \
     -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" >/dev/null
   cmake --build build-fuzz
+  step_done build-fuzz:build
   ctest --test-dir build-fuzz --output-on-failure --no-tests=error -j "$(nproc)"
+  step_done build-fuzz:run
 fi
