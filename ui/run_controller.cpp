@@ -11,7 +11,6 @@
 
 #include "analysis/fp16_gl_probe.h"
 #include "backends/all_backends.h"
-#include "backends/gl/gl_backend.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
 #include "runtime/executor.h"
@@ -122,43 +121,36 @@ class Watching {
   runtime::Observer* o_;
 };
 
-// The gl backend when it is the one runs use now, else null.
-gl::GlBackend* active_gl(runtime::Engine& e) {
-  if (e.backend().name() != "gl") return nullptr;
-  return dynamic_cast<gl::GlBackend*>(&e.backend());
+// Whether the backend runs use now compiles kernels (gl), whose counters a run reports.
+bool compiles_kernels(runtime::Engine& e) {
+  return e.backend().name() == "gl";
 }
 
-// Reads the gl backend's counters around one run; `before` is the program cache's state then.
+// Reads the active backend's counters around one run (for gl: programs, uploads, dispatches).
 class GlRunWatch {
  public:
-  explicit GlRunWatch(runtime::Engine& e) : gl_(active_gl(e)) {
-    if (!gl_) return;
-    gl_->reset_stats();
-    if (gl_->programs()) before_ = gl_->programs()->stats();
+  explicit GlRunWatch(runtime::Engine& e) : backend_(compiles_kernels(e) ? &e.backend() : nullptr) {
+    if (backend_) backend_->reset_stats();
   }
   GlRunStats finish() const {
     GlRunStats r;
-    if (!gl_) return r;
-    const gl::GlStats& s = gl_->stats();
+    if (!backend_) return r;
+    const runtime::BackendStats s = backend_->stats();
     r.present = true;
     r.compile_ms = s.compile_ms;
     r.upload_ms = s.upload_ms;
     r.download_ms = s.download_ms;
-    r.new_programs = s.new_programs;
+    r.new_programs = s.new_kernels;
     r.uploads = s.uploads;
     r.dispatches = s.dispatches;
-    if (gl_->programs()) {
-      const auto& after = gl_->programs()->stats();
-      r.compiled = after.compiled - before_.compiled;
-      r.disk_loaded = after.disk_loaded - before_.disk_loaded;
-    }
-    r.cache_hit = r.disk_loaded > 0 && r.compiled == 0;
+    r.compiled = s.kernels_built;
+    r.disk_loaded = s.kernels_loaded;
+    r.cache_hit = s.cache_hit();
     return r;
   }
 
  private:
-  gl::GlBackend* gl_;
-  gl::ProgramCacheStats before_;
+  runtime::Backend* backend_;
 };
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -253,17 +245,16 @@ EnvInfo RunController::environment() {
   } catch (const std::exception& e) {
     env.active = std::string("none: ") + e.what();
   }
-  if (auto* g = dynamic_cast<gl::GlBackend*>(engine_->find_backend("gl"));
-      g && g->availability().available && g->context()) {
-    const auto& c = *g->context();
-    env.gl = true;
-    env.gl_vendor = c.vendor();
-    env.gl_renderer = c.renderer();
-    env.gl_version = c.version();
-    env.gl_surface = c.surface_kind();
-    env.gl_max_texture_size = c.limits().max_texture_size;
-    env.gl_timer_queries = c.limits().timer_queries;
-  }
+  if (runtime::Backend* g = engine_->find_backend("gl"))
+    if (const auto d = g->device()) {
+      env.gl = true;
+      env.gl_vendor = d->vendor;
+      env.gl_renderer = d->renderer;
+      env.gl_version = d->version;
+      env.gl_surface = d->surface;
+      env.gl_max_texture_size = static_cast<int>(d->max_texture_size);
+      env.gl_timer_queries = d->timer_queries;
+    }
   // The probe writes textures through the engine once; its answer does not change after.
   if (!probe_) {
     EnvInfo p;
@@ -349,7 +340,7 @@ void RunController::prepare_own_executors(const LoadedModel& model) {
   // first, so the model's weights are held once; the next run makes them again (a cold run).
   executor_.reset();
   warm_.clear();
-  gl::use_model(*engine_, model.bundle);  // gl programs cached on disk for this model
+  engine_->open_model(model.bundle);  // gl programs cached on disk for this model
 }
 
 void RunController::checkFp16(Fp16CheckRequest request) {
@@ -426,8 +417,7 @@ RunResultPtr RunController::execute(const RunRequest& r) {
   if (executor_ && executor_fp16_ != r.fp16) executor_.reset();
   if (!executor_) {
     warm_.clear();
-    if (auto* gl = dynamic_cast<gl::GlBackend*>(engine_->find_backend("gl")))
-      if (gl->availability().available) gl->set_model(model_->bundle);
+    engine_->open_model(model_->bundle);
     executor_ = std::make_unique<runtime::Executor>(*engine_, graph);
     executor_fp16_ = r.fp16;
   }
@@ -486,7 +476,8 @@ RunResultPtr RunController::execute(const RunRequest& r) {
   // counts are the first run's, and the profile comes from the run after it. A benchmark keeps
   // its profiled first run (the Profile panel's per-node first-run column).
   double built_ms = -1;
-  if (!r.benchmark && result->cold && active_gl(*engine_)) built_ms = timed_run(false, false);
+  if (!r.benchmark && result->cold && compiles_kernels(*engine_))
+    built_ms = timed_run(false, false);
 
   if (!r.benchmark) {
     result->run_ms = timed_run(true, true);

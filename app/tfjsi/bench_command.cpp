@@ -10,8 +10,6 @@
 
 #include "analysis/node_cost.h"
 #include "args.h"
-#include "backends/gl/gl_backend.h"
-#include "backends/xnnpack/xnnpack_backend.h"
 #include "commands.h"
 #include "core/error.h"
 #include "engine_setup.h"
@@ -47,26 +45,20 @@ int bench_command(std::span<const std::string> argv) {
   const int warmup = args.int_value("warmup", 3, 0, 100000);
   const int runs = args.int_value("runs", 20, 1, 100000);
   auto engine = make_engine(args);
-  auto* gl = dynamic_cast<gl::GlBackend*>(&engine->backend());
-  auto* xnn = dynamic_cast<xnnpack::XnnpackBackend*>(&engine->backend());
+  runtime::Backend& backend = engine->backend();
+  const bool gl = backend.name() == "gl", xnn = backend.name() == "xnnpack";
 
   const LoadedModel m = load_model(args.positional()[0]);
-  gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
+  engine->open_model(m.bundle);  // backends key what they cache on disk by it
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
   runtime::Executor executor(*engine, m.graph);
 
-  if (gl) gl->reset_stats();
+  backend.reset_stats();
   const ProgressLine progress(*engine, !args.flag("json"));
   auto t0 = std::chrono::steady_clock::now();
   executor.run(inputs.tensors);
   const double first_ms = ms_since(t0);
-  nlohmann::json gl_first;
-  if (gl) {
-    const auto& s = gl->stats();
-    gl_first = {{"compile_ms", s.compile_ms},     {"upload_ms", s.upload_ms},
-                {"new_programs", s.new_programs}, {"built_ahead", s.built_ahead},
-                {"ahead_ms", s.ahead_ms},         {"uploads", s.uploads}};
-  }
+  const runtime::BackendStats first = backend.stats();
   for (int i = 0; i < warmup; ++i) executor.run(inputs.tensors);
 
   runtime::Profiler profiler(*engine);
@@ -81,13 +73,14 @@ int bench_command(std::span<const std::string> argv) {
   if (profile) engine->remove_observer(&profiler);
   // GPU time per op from GL timer queries (GL_TIME_ELAPSED), where the driver has them: as many
   // runs again, apart from the timed ones, whose wall times the queries would inflate.
-  const bool gpu_timing = profile && gl && gl->context() && gl->context()->limits().timer_queries;
+  const auto device = backend.device();
+  const bool gpu_timing = profile && gl && device && device->timer_queries;
   std::map<std::string, double> gpu_ms;
   if (gpu_timing) {
     engine->flags().set_value("gl.timer_queries", true);
-    gl->reset_stats();
+    backend.reset_stats();
     for (int i = 0; i < runs; ++i) executor.run(inputs.tensors);
-    gpu_ms = gl->stats().kernel_gpu_ms;
+    gpu_ms = backend.stats().device_ms_by_op;
     engine->flags().set_value("gl.timer_queries", false);
   }
 
@@ -116,29 +109,30 @@ int bench_command(std::span<const std::string> argv) {
     j["gflops_per_s"] = static_cast<double>(cost.flops()) / (median(times) * 1e6);
   }
   if (gl) {
-    j["compile_ms"] = gl_first["compile_ms"];
-    j["upload_ms"] = gl_first["upload_ms"];
+    j["compile_ms"] = first.compile_ms;
+    j["upload_ms"] = first.upload_ms;
     // No new program met in the first run means every one came from the disk cache.
-    j["new_programs"] = gl_first["new_programs"];
+    j["new_programs"] = first.new_kernels;
     // Of those, programs whose code worker threads built while the run went on (llvmpipe), and
     // the workers' time on them, summed.
-    j["built_ahead"] = gl_first["built_ahead"];
-    j["ahead_ms"] = gl_first["ahead_ms"];
+    j["built_ahead"] = first.built_ahead;
+    j["ahead_ms"] = first.ahead_ms;
     // A hit: every program the first run needed came from a saved binary, none from source.
-    const auto* cache = gl->programs();
-    j["cache_hit"] = cache && cache->stats().disk_loaded > 0 && cache->stats().compiled == 0;
+    j["cache_hit"] = first.cache_hit();
   }
   if (xnn) {
     // Partitions run as XNNPACK subgraph runtimes (flag xnnpack.subgraph); the rest node by node.
     nlohmann::json p = partition_report(m.graph, executor.plan());
-    const auto& s = xnn->runtimes().stats();
+    const runtime::BackendStats s = backend.stats();
     p["enabled"] = engine->flags().get_bool("xnnpack.subgraph") && engine->flags().get_bool("fuse");
-    p["runtimes_created"] = s.created;
-    p["runtimes_pooled"] = s.pooled;  // on the thread pool; the rest on the calling thread alone
-    p["runtimes_single_thread"] = s.single;
-    p["runtimes_refused"] = s.refused;
-    p["partition_runs"] = s.runs;
-    p["partition_runs_declined"] = s.declined;  // left to the operator path (other shapes, flag)
+    p["runtimes_created"] = s.runtimes_created;
+    // On the thread pool; the rest on the calling thread alone.
+    p["runtimes_pooled"] = s.runtimes_pooled;
+    p["runtimes_single_thread"] = s.runtimes_single_thread;
+    p["runtimes_refused"] = s.runtimes_refused;
+    p["partition_runs"] = s.partition_runs;
+    // Left to the operator path (other shapes, flag).
+    p["partition_runs_declined"] = s.partition_runs_declined;
     // This XNNPACK (Debian's 2022 snapshot) has no xnn_get_runtime_profiling_info: a profile
     // times each partition as a whole, on its first node; the others report as fused into it.
     p["profile_timing"] = "per_partition";

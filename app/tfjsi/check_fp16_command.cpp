@@ -6,7 +6,6 @@
 
 #include "analysis/fp16_check.h"
 #include "args.h"
-#include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
@@ -58,7 +57,7 @@ int check_fp16_command(std::span<const std::string> argv) {
 
   auto engine = make_engine(args);
   const LoadedModel m = load_model(args.positional()[0]);
-  gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
+  engine->open_model(m.bundle);  // backends key what they cache on disk by it
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
   const analysis::Fp16Report report = analysis::check_fp16(*engine, m.graph, inputs.tensors, opt);
   if (args.flag("json")) {

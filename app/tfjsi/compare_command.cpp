@@ -6,7 +6,6 @@
 
 #include "analysis/compare.h"
 #include "args.h"
-#include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
@@ -55,7 +54,7 @@ int compare_command(std::span<const std::string> argv) {
   if (!engine->find_backend(opt.reference))
     throw UsageError("unknown backend '" + opt.reference + "' in --reference");
   const LoadedModel m = load_model(args.positional()[0]);
-  gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
+  engine->open_model(m.bundle);  // backends key what they cache on disk by it
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
   const analysis::CompareReport report =
       analysis::compare_backends(*engine, m.graph, inputs.tensors, opt);

@@ -10,8 +10,6 @@
 #include <set>
 
 #include "args.h"
-#include "backends/gl/gl_backend.h"
-#include "backends/gl/gl_objects.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
@@ -32,7 +30,7 @@ std::int64_t heap_in_use_kb() {
   return static_cast<std::int64_t>((m.uordblks + m.hblkhd) / 1024);
 }
 
-nlohmann::json to_json(const gl::GlObjectCounts& c) {
+nlohmann::json to_json(const runtime::DeviceObjectCounts& c) {
   return {{"textures", c.textures}, {"buffers", c.buffers}, {"shaders", c.shaders},
           {"programs", c.programs}, {"queries", c.queries}, {"fences", c.fences},
           {"total", c.total()}};
@@ -44,7 +42,7 @@ struct RunRecord {
   std::size_t backend = 0;  // index into the cycle
   runtime::MemoryUse use;
   std::size_t cached_bytes = 0;
-  gl::GlObjectCounts gl_objects;
+  runtime::DeviceObjectCounts gl_objects;
   std::int64_t rss_kb = 0, heap_in_use_kb = 0;
 };
 
@@ -62,12 +60,12 @@ int memcheck_command(std::span<const std::string> argv) {
   for (const auto& b : cycle) engine->set_backend(b);  // unavailable ones fail now, with exit 3
 
   const LoadedModel m = load_model(args.positional()[0]);
-  gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
+  engine->open_model(m.bundle);  // backends key what they cache on disk by it
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
   runtime::Executor executor(*engine, m.graph);
 
   const auto before = engine->memory().total;
-  const auto gl_before = gl::live_gl_objects();
+  const auto gl_before = engine->live_device_objects();
   const auto live_before = engine->live_tensors();
   std::vector<RunRecord> records;
   records.reserve(static_cast<std::size_t>(runs));
@@ -86,7 +84,7 @@ int memcheck_command(std::span<const std::string> argv) {
     executor.run(inputs.tensors);
     const auto info = engine->memory();
     const auto& use = info.total;
-    const auto gl_now = gl::live_gl_objects();
+    const auto gl_now = engine->live_device_objects();
     const auto rss = process_memory().rss_kb;
     if (r == 0) rss_first = rss;
     if (r + 1 == settle_runs) {
@@ -100,7 +98,7 @@ int memcheck_command(std::span<const std::string> argv) {
     records.push_back({backend, use, info.cached_bytes, gl_now, rss, heap_in_use_kb()});
   }
   const auto after = engine->memory().total;
-  const auto gl_after = gl::live_gl_objects();
+  const auto gl_after = engine->live_device_objects();
   const std::int64_t rss_last = process_memory().rss_kb;
 
   nlohmann::json per_run = nlohmann::json::array();

@@ -8,7 +8,6 @@
 
 #include "analysis/nonfinite_origin.h"
 #include "args.h"
-#include "backends/gl/gl_backend.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
@@ -55,7 +54,7 @@ int run_command(std::span<const std::string> argv) {
   if (args.positional().size() != 1) throw UsageError("run takes one MODEL");
   auto engine = make_engine(args);
   const LoadedModel m = load_model(args.positional()[0]);
-  gl::use_model(*engine, m.bundle);  // keys the gl program cache on disk
+  engine->open_model(m.bundle);  // backends key what they cache on disk by it
   const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
 
   runtime::Executor executor(*engine, m.graph);

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "backends/gl/gl_backend.h"
 #include "core/error.h"
 
 namespace tfjsi::analysis {
@@ -67,7 +66,7 @@ std::vector<float> values_of(const HostTensor& t) {
 
 GlHalfProbe probe_gl_half(runtime::Engine& engine) {
   GlHalfProbe p;
-  auto* gl = dynamic_cast<gl::GlBackend*>(engine.find_backend("gl"));
+  runtime::Backend* gl = engine.find_backend("gl");
   if (!gl) {
     p.reason = "this build has no gl backend";
     return p;

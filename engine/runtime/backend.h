@@ -13,8 +13,11 @@
 #include <string_view>
 #include <vector>
 
+#include <map>
+
 #include "core/host_tensor.h"
 #include "graph/ir.h"
+#include "model/bundle.h"
 #include "runtime/flags.h"
 
 namespace tfjsi::runtime {
@@ -60,6 +63,54 @@ struct RunContext {
 struct BackendMemory {
   std::size_t bytes = 0;
   std::string details;
+};
+
+// What a backend counted since its last reset_stats(), in terms any backend can fill (zero where it
+// has no such thing), so that the benchmark, the memory check and the GUI read them without knowing
+// the backend's type.
+struct BackendStats {
+  // Compiled kernels (gl programs) met for the first time: built from source, or loaded from the
+  // disk cache; and the time the engine's thread spent on them (build, load, first dispatch).
+  std::int64_t new_kernels = 0, kernels_built = 0, kernels_loaded = 0;
+  double compile_ms = 0;
+  // New kernels whose code worker threads built while the run went on, and their time, summed.
+  std::int64_t built_ahead = 0;
+  double ahead_ms = 0;
+  // Copies between host and device memory, waiting included.
+  std::int64_t uploads = 0, upload_bytes = 0, downloads = 0;
+  double upload_ms = 0, download_ms = 0;
+  std::int64_t dispatches = 0;
+  // Kernels whose grid passed the device's work-group count limit and ran as several dispatches.
+  std::int64_t split_dispatches = 0;
+  // Device time per op, summed, where the backend measures it (gl timer queries).
+  std::map<std::string, double> device_ms_by_op;
+  // Subgraph runtimes (xnnpack): made, made on the thread pool or on the calling thread alone,
+  // refused by the library; partitions run through one, and runs left to the node-by-node path.
+  std::int64_t runtimes_created = 0, runtimes_pooled = 0, runtimes_single_thread = 0,
+               runtimes_refused = 0, partition_runs = 0, partition_runs_declined = 0;
+
+  // Every new kernel came from the disk cache (none from source); false when none was new.
+  bool cache_hit() const { return kernels_loaded > 0 && kernels_built == 0; }
+};
+
+// Objects a device API holds for this process now, per kind (gl: what glGen*/glCreate* made and
+// nothing deleted yet). The memory check watches them for growth.
+struct DeviceObjectCounts {
+  std::int64_t textures = 0, buffers = 0, shaders = 0, programs = 0, queries = 0, fences = 0;
+  std::int64_t total() const { return textures + buffers + shaders + programs + queries + fences; }
+  DeviceObjectCounts& operator+=(const DeviceObjectCounts& o) {
+    textures += o.textures, buffers += o.buffers, shaders += o.shaders, programs += o.programs;
+    queries += o.queries, fences += o.fences;
+    return *this;
+  }
+};
+
+// The device a backend drives, for the Environment view and the benchmark.
+struct DeviceInfo {
+  std::string vendor, renderer, version;
+  std::string surface;  // how its context was made (EGL surfaceless, GLX, ...)
+  std::int64_t max_texture_size = 0;
+  bool timer_queries = false;  // device time per op can be measured
 };
 
 // How a backend stores tensor elements: fp32, or fp16 where it has the choice (gl's RGBA16F
@@ -116,6 +167,17 @@ class Backend {
                                       const RunContext& ctx) = 0;
 
   virtual BackendMemory memory() const { return {}; }
+
+  // The model about to run. A backend that keeps compiled work on disk keys it by this model here
+  // (gl's program cache), and only here. Engine::open_model calls it on every backend.
+  virtual void model_opened(const model::Bundle& /*bundle*/) {}
+  // Counters since the last reset_stats() (see BackendStats).
+  virtual BackendStats stats() { return {}; }
+  virtual void reset_stats() {}
+  // Device objects alive now; none for host backends.
+  virtual DeviceObjectCounts live_objects() const { return {}; }
+  // The device, once availability() said yes; none for host backends.
+  virtual std::optional<DeviceInfo> device() { return std::nullopt; }
 
   // Waits until the work run() queued is done. Backends that compute before run() returns have
   // nothing to wait for.

@@ -92,6 +92,16 @@ cpu::CpuBackend& Engine::cpu() {
   return *cpu_;
 }
 
+void Engine::open_model(const model::Bundle& bundle) {
+  for (auto& b : backends_) b->model_opened(bundle);
+}
+
+DeviceObjectCounts Engine::live_device_objects() const {
+  DeviceObjectCounts n;
+  for (const auto& b : backends_) n += b->live_objects();
+  return n;
+}
+
 void Engine::set_backend(std::string_view name) {
   if (name == "auto") {
     Backend* best = nullptr;

@@ -77,6 +77,10 @@ class Engine {
   // nullptr when no backend has that name.
   Backend* find_backend(std::string_view name);
   cpu::CpuBackend& cpu();
+  // Tells every backend which model runs next (Backend::model_opened). Call it after loading.
+  void open_model(const model::Bundle& bundle);
+  // Device objects alive now, over every backend.
+  DeviceObjectCounts live_device_objects() const;
   // "auto" picks the available backend of highest priority. Throws UsageError for an unknown
   // name and BackendUnavailable (with the reason) for one that cannot run here.
   void set_backend(std::string_view name);

@@ -71,14 +71,14 @@ class GlModelCacheTest : public QObject {
     e.gl->reset_stats();
     const auto first = ex.run(in);
     const gl::GlStats s1 = e.gl->stats();
-    QVERIFY(s1.new_programs > 0);
+    QVERIFY(s1.new_kernels > 0);
     QVERIFY(s1.uploads > float_inputs);  // the weights went up
     const auto compiled = e.gl->programs()->stats().compiled;
 
     e.gl->reset_stats();
     const auto second = ex.run(in);
     const gl::GlStats s2 = e.gl->stats();
-    QCOMPARE(s2.new_programs, std::int64_t{0});
+    QCOMPARE(s2.new_kernels, std::int64_t{0});
     QCOMPARE(e.gl->programs()->stats().compiled, compiled);
     QCOMPARE(s2.uploads, std::int64_t{float_inputs});  // the input only, no weight
     QVERIFY(s2.dispatches <= s1.dispatches);           // weights repacked on the first run stay
@@ -184,7 +184,7 @@ class GlModelCacheTest : public QObject {
 
   void modelTokenDefaultsToBundleHash() {
     GlEngine e(cache_.path);
-    e.gl->set_model(bundle_);
+    e.gl->model_opened(bundle_);
     std::vector<std::filesystem::path> files{bundle_.model_json};
     for (const auto& s : bundle_.shards) files.push_back(s.path);
     const std::string want = gl::model_token_of_files(files);

@@ -56,7 +56,7 @@ class XnnpackCacheTest : public QObject {
       if (QTest::currentTestFailed()) return;
     }
     QCOMPARE(f.xnn->cache().stats().created, std::int64_t{2});
-    QCOMPARE(f.xnn->stats().setups, std::int64_t{6});
+    QCOMPARE(f.xnn->xnn_stats().setups, std::int64_t{6});
   }
 
   // New weights (another buffer) make a new operator in place of the old one.

@@ -437,9 +437,9 @@ class XnnpackKernelsTest : public QObject {
                                     Buffer::borrow(owned.buffer, owned.buffer->data(), 16));
     HostTensor a = HostTensor::wrap(DType::Float32, owned.shape, borrowed);
     Node n = make_node("Add", 2);
-    const auto before = f.xnn->stats().pads;
+    const auto before = f.xnn->xnn_stats().pads;
     CHECK_NATIVE(f, n, (std::vector{a, b}), "Add over borrowed buffers");
-    QCOMPARE(f.xnn->stats().pads, before + 2);
+    QCOMPARE(f.xnn->xnn_stats().pads, before + 2);
   }
 };
 

@@ -60,6 +60,7 @@ void GlBackend::start() {
   }
   programs_ = std::make_unique<ProgramCache>(ctx_);
   programs_->set_disk_dir(cache_dir_set_ ? cache_dir_ : ProgramCache::default_dir());
+  programs_->set_model_token(model_token_);
   try {
     float32_capable_ = probe_float32();
   } catch (const std::exception& e) {
@@ -133,10 +134,12 @@ runtime::Precision GlBackend::precision(const runtime::Flags& flags) const {
 }
 
 void GlBackend::set_model_token(std::string token) {
-  if (programs_) programs_->set_model_token(std::move(token));
+  model_token_ = std::move(token);
+  if (programs_) programs_->set_model_token(model_token_);
 }
 
-void GlBackend::set_model(const model::Bundle& bundle) {
+void GlBackend::model_opened(const model::Bundle& bundle) {
+  // Hashed now, whether or not gl runs: the files were just read, and a run must not pay for it.
   std::vector<std::filesystem::path> files{bundle.model_json};
   for (const model::Shard& s : bundle.shards) files.push_back(s.path);
   set_model_token(model_token_of_files(files));
@@ -374,7 +377,7 @@ void GlBackend::resolve_timings(bool wait) {
     if (wait || available) {
       GLuint64 ns = 0;
       glGetQueryObjectui64v(t.query.id(), GL_QUERY_RESULT, &ns);
-      stats_.kernel_gpu_ms[t.op] += static_cast<double>(ns) / 1e6;
+      stats_.device_ms_by_op[t.op] += static_cast<double>(ns) / 1e6;
     } else {
       if (kept != i) timings_[kept] = std::move(t);  // no self-move: it would empty the name
       ++kept;
@@ -383,9 +386,35 @@ void GlBackend::resolve_timings(bool wait) {
   timings_.resize(kept);
 }
 
-const GlStats& GlBackend::stats() {
+runtime::BackendStats GlBackend::stats() {
   if (ctx_ && !timings_.empty() && ctx_->try_make_current()) resolve_timings(true);
-  return stats_;
+  runtime::BackendStats s = stats_;
+  if (programs_) {
+    s.kernels_built = programs_->stats().compiled - programs_at_reset_.compiled;
+    s.kernels_loaded = programs_->stats().disk_loaded - programs_at_reset_.disk_loaded;
+  }
+  return s;
+}
+
+void GlBackend::reset_stats() {
+  stats_ = {};
+  programs_at_reset_ = programs_ ? programs_->stats() : ProgramCacheStats{};
+}
+
+runtime::DeviceObjectCounts GlBackend::live_objects() const {
+  return live_gl_objects();
+}
+
+std::optional<runtime::DeviceInfo> GlBackend::device() {
+  if (!availability().available || !ctx_) return std::nullopt;
+  runtime::DeviceInfo d;
+  d.vendor = ctx_->vendor();
+  d.renderer = ctx_->renderer();
+  d.version = ctx_->version();
+  d.surface = ctx_->surface_kind();
+  d.max_texture_size = ctx_->limits().max_texture_size;
+  d.timer_queries = ctx_->limits().timer_queries;
+  return d;
 }
 
 runtime::BackendMemory GlBackend::memory() const {
@@ -436,11 +465,6 @@ void GlBackend::trim_caches() {
 
 std::unique_ptr<runtime::Backend> make_gl_backend() {
   return std::make_unique<GlBackend>();
-}
-
-void use_model(runtime::Engine& engine, const model::Bundle& bundle) {
-  auto* gl = dynamic_cast<GlBackend*>(engine.find_backend("gl"));
-  if (gl && gl->availability().available) gl->set_model(bundle);
 }
 
 }  // namespace tfjsi::gl

@@ -21,23 +21,8 @@
 
 namespace tfjsi::gl {
 
-// What the benchmark and the profiler read.
-struct GlStats {
-  // Time the engine's thread spent on new programs: linking or loading them, waiting for their
-  // build ahead, and their first dispatch.
-  double compile_ms = 0;
-  std::int64_t built_ahead = 0;  // new programs whose code a worker built (compiling ahead)
-  double ahead_ms = 0;           // the workers' time on those builds, summed over workers
-  double upload_ms = 0;          // host -> texture
-  double download_ms = 0;        // texture -> host, waiting included
-  std::int64_t uploads = 0, upload_bytes = 0, downloads = 0, dispatches = 0;
-  std::int64_t new_programs = 0;  // programs met for the first time (built or loaded)
-  // Kernels whose grid passed the driver's work-group count limit on some axis and ran as several
-  // glDispatchCompute calls.
-  std::int64_t split_dispatches = 0;
-  // GL_TIME_ELAPSED per op, summed, when flag gl.timer_queries is on and the driver has them.
-  std::map<std::string, double> kernel_gpu_ms;
-};
+// The counters gl keeps are the engine's common ones (runtime::BackendStats).
+using GlStats = runtime::BackendStats;
 
 // One readback in flight: the texels go to a pixel buffer; a fence says when they are there.
 class PendingRead {
@@ -114,14 +99,16 @@ class GlBackend : public runtime::Backend {
   // The token that keys the disk cache (a hash of the model bundle); flag gl.model_token, when
   // set, wins over it.
   void set_model_token(std::string token);
-  // The model about to run: its token becomes a hash of the bundle's files (model.json and its
-  // weight shards) unless flag gl.model_token names one. The CLI and the GUI call it after loading.
-  void set_model(const model::Bundle& bundle);
+  // The model about to run: the token becomes a hash of the bundle's files (model.json and its
+  // weight shards) unless flag gl.model_token names one.
+  void model_opened(const model::Bundle& bundle) override;
   // Folder of the disk cache (default ProgramCache::default_dir(); empty turns it off).
   void set_program_cache_dir(std::filesystem::path dir);
 
-  const GlStats& stats();
-  void reset_stats() { stats_ = {}; }
+  runtime::BackendStats stats() override;
+  void reset_stats() override;
+  runtime::DeviceObjectCounts live_objects() const override;
+  std::optional<runtime::DeviceInfo> device() override;
   // Null until availability() succeeded.
   ProgramCache* programs() { return programs_.get(); }
   const std::shared_ptr<GlContext>& context() const { return ctx_; }
@@ -184,6 +171,9 @@ class GlBackend : public runtime::Backend {
   bool float32_capable_ = false;
   const runtime::Flags* flags_ = nullptr;  // the Engine's, which outlives its backends
   GlStats stats_;
+  // The disk key: the last model's token (set when a model opens), applied once programs_ exists.
+  std::string model_token_;
+  ProgramCacheStats programs_at_reset_;  // the program cache's counts at reset_stats()
   struct PendingTiming {
     std::string op;
     GlObject query;
@@ -204,10 +194,5 @@ class GlBackend : public runtime::Backend {
 };
 
 std::unique_ptr<runtime::Backend> make_gl_backend();
-
-// Tells the engine's gl backend, when it has an available one, which model is about to run
-// (set_model()), so that its program binaries on disk are keyed by that model. Does nothing
-// otherwise. Commands and the GUI call it after loading a model.
-void use_model(runtime::Engine& engine, const model::Bundle& bundle);
 
 }  // namespace tfjsi::gl

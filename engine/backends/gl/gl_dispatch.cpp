@@ -254,7 +254,7 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   d.groups = groups, d.limit = limit, d.split = split;
   if (fresh) {
     stats_.compile_ms += ms_since(t0);
-    ++stats_.new_programs;
+    ++stats_.new_kernels;
     if (progress_) ++programs_this_run_;  // counts of an engine's run (not of a probe's node)
     // A program loaded from the disk cache has nothing to build: keeping its dispatches would
     // only hold the run's textures longer (measured: blazeface's warm-cache first result 0.36 s

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "backends/gl/gl_context.h"
+#include "runtime/backend.h"
 
 namespace tfjsi::gl {
 
@@ -18,10 +19,7 @@ enum class GlKind { Texture, Buffer, Shader, Program, Query };
 // GL objects alive in this process, per kind: handles that made an object and have not deleted it
 // yet (an object whose context was gone at deletion still counts as gone). The soak test and
 // `tfjsi memcheck` watch these for growth.
-struct GlObjectCounts {
-  std::int64_t textures = 0, buffers = 0, shaders = 0, programs = 0, queries = 0, fences = 0;
-  std::int64_t total() const { return textures + buffers + shaders + programs + queries + fences; }
-};
+using GlObjectCounts = runtime::DeviceObjectCounts;
 GlObjectCounts live_gl_objects();
 
 class GlObject {

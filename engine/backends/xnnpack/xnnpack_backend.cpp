@@ -255,4 +255,21 @@ std::unique_ptr<runtime::Backend> make_xnnpack_backend() {
   return std::make_unique<XnnpackBackend>();
 }
 
+runtime::BackendStats XnnpackBackend::stats() {
+  const SubgraphStats& r = runtimes_.stats();
+  runtime::BackendStats s;
+  s.runtimes_created = r.created;
+  s.runtimes_pooled = r.pooled;
+  s.runtimes_single_thread = r.single;
+  s.runtimes_refused = r.refused;
+  s.partition_runs = r.runs;
+  s.partition_runs_declined = r.declined;
+  return s;
+}
+
+void XnnpackBackend::reset_stats() {
+  stats_ = {};
+  runtimes_.reset_stats();
+}
+
 }  // namespace tfjsi::xnnpack

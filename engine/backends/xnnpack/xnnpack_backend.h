@@ -82,8 +82,11 @@ class XnnpackBackend final : public runtime::Backend, public runtime::PartitionR
   // What the last run of `node` (this Node object) did here.
   Path last_path(const graph::Node& node) const;
 
-  const XnnStats& stats() const { return stats_; }
-  void reset_stats() { stats_ = {}; }
+  // The engine's common counters: the subgraph runtimes' (runtimes().stats()).
+  runtime::BackendStats stats() override;
+  void reset_stats() override;
+  // This backend's own counters (operator paths, setups, padded copies).
+  const XnnStats& xnn_stats() const { return stats_; }
   OperatorCache& cache() { return cache_; }
   const OperatorCache& cache() const { return cache_; }
   SubgraphRuntimes& runtimes() { return runtimes_; }
