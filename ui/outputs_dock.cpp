@@ -185,7 +185,7 @@ void OutputsDock::show_entry(int index) {
     add(tree_, tr("Sparsity"), tr("%1% zeros").arg(100.0 * s.sparsity(), 0, 'f', 2));
     add(tree_, tr("NaN"), QString::number(s.nan));
     add(tree_, tr("inf"), QString::number(s.inf));
-    add(tree_, tr("|x| > 65504"), QString::number(s.over_fp16))
+    add(tree_, tr("|x| > 65504"), QString::number(s.overflow))
         ->setToolTip(0, tr("finite values that half floats (fp16 textures) cannot hold"));
   }
   add(tree_, tr("First values"), first_values(*t, 16));

@@ -22,38 +22,6 @@ double element(const HostTensor& t, std::int64_t i) {
   return std::nan("");
 }
 
-TensorStats tensor_stats(const HostTensor& t) {
-  TensorStats s;
-  s.count = t.num_elements();
-  if (t.dtype == DType::String || !t.buffer) return s;
-  // Welford: one pass, stable for large tensors.
-  double mean = 0, m2 = 0;
-  bool first = true;
-  for (std::int64_t i = 0; i < s.count; ++i) {
-    const double x = element(t, i);
-    if (std::isnan(x)) {
-      ++s.nan;
-      continue;
-    }
-    if (std::isinf(x)) {
-      ++s.inf;
-      continue;
-    }
-    if (x == 0) ++s.zeros;
-    if (std::abs(x) > kFp16Max) ++s.over_fp16;
-    if (first || x < s.min) s.min = x;
-    if (first || x > s.max) s.max = x;
-    first = false;
-    ++s.finite;
-    const double d = x - mean;
-    mean += d / static_cast<double>(s.finite);
-    m2 += d * (x - mean);
-  }
-  s.mean = mean;
-  s.std = s.finite ? std::sqrt(m2 / static_cast<double>(s.finite)) : 0;
-  return s;
-}
-
 QString first_values(const HostTensor& t, int n) {
   QStringList parts;
   const std::int64_t count = std::min<std::int64_t>(t.num_elements(), n);

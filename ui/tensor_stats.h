@@ -1,5 +1,5 @@
-// Numbers that describe one tensor for the Outputs dock: range, moments, sparsity, the values
-// half floats cannot hold, the first values, and the top classes of a classifier-like output.
+// How the Outputs dock shows one tensor: single elements, the first values, and the top classes of
+// a classifier-like output.
 #pragma once
 
 #include <QString>
@@ -7,27 +7,14 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/tensor_stats.h"
 #include "core/host_tensor.h"
 
 namespace tfjsi::ui {
 
-// Largest finite half float; a value past it overflows on fp16 textures.
-inline constexpr double kFp16Max = 65504.0;
-
-struct TensorStats {
-  std::int64_t count = 0;   // elements
-  std::int64_t finite = 0;  // the ones min, max, mean and std are over
-  double min = 0, max = 0, mean = 0, std = 0;
-  std::int64_t zeros = 0;  // sparsity = zeros / count
-  std::int64_t nan = 0, inf = 0;
-  std::int64_t over_fp16 = 0;  // finite with |x| > 65504
-  double sparsity() const {
-    return count ? static_cast<double>(zeros) / static_cast<double>(count) : 0;
-  }
-};
-
-// Numeric and bool tensors; a string tensor gives only its count.
-TensorStats tensor_stats(const HostTensor& t);
+// The numbers themselves come from the engine's one routine (analysis/tensor_stats.h).
+using analysis::tensor_stats;
+using analysis::TensorStats;
 
 // Element i as a double (NaN for strings).
 double element(const HostTensor& t, std::int64_t i);

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 
+#include "analysis/fp16_rounding.h"
 #include "tensor_stats.h"
 
 namespace tfjsi::ui {
@@ -106,7 +107,7 @@ ChannelImage render_channel(const HostTensor& t, int batch, int channel) {
         } else if (std::isinf(v)) {
           mark = mark ? mark : kInfColour;
           ++out.inf;
-        } else if (std::abs(v) > kFp16Max) {
+        } else if (std::abs(v) > analysis::kHalfMax) {
           mark = mark ? mark : kOverFp16Colour;
           ++out.over_fp16;
         }

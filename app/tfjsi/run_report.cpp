@@ -1,41 +1,22 @@
 #include "run_report.h"
 
-#include <cmath>
-#include <limits>
 #include <map>
+
+#include "analysis/tensor_stats.h"
 
 namespace tfjsi::cli {
 
 nlohmann::json tensor_stats(const HostTensor& t) {
   nlohmann::json j = {{"shape", t.shape}, {"dtype", std::string(to_string(t.dtype))}};
   if (t.dtype == DType::String || t.num_elements() == 0) return j;
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0;
-  std::size_t nan = 0, inf = 0, finite = 0;
-  auto visit = [&](double v) {
-    if (std::isnan(v))
-      ++nan;
-    else if (std::isinf(v))
-      ++inf;
-    else {
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-      sum += v;
-      ++finite;
-    }
-  };
-  if (t.dtype == DType::Float32)
-    for (float v : t.values<float>()) visit(v);
-  else if (t.dtype == DType::Int32)
-    for (auto v : t.values<std::int32_t>()) visit(v);
-  else
-    for (auto v : t.values<std::uint8_t>()) visit(v);
-  if (finite) {
-    j["min"] = lo;
-    j["max"] = hi;
-    j["mean"] = sum / static_cast<double>(finite);
+  const analysis::TensorStats s = analysis::tensor_stats(t);
+  if (s.finite) {
+    j["min"] = s.min;
+    j["max"] = s.max;
+    j["mean"] = s.mean;
   }
-  j["nan"] = nan;
-  j["inf"] = inf;
+  j["nan"] = s.nan;
+  j["inf"] = s.inf;
   return j;
 }
 

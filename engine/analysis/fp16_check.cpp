@@ -32,7 +32,7 @@ struct NodeAcc {
   int runs = 0;
   bool float_outputs = false;
   std::string backend;
-  RangeStats stats;
+  TensorStats stats;
   TensorError error;
 };
 
@@ -63,7 +63,7 @@ Pass run_pass(runtime::Engine& engine, runtime::Executor& exec, const NodeIds& i
       if (!v) continue;
       if (v->dtype == DType::Float32) {
         acc.float_outputs = true;
-        acc.stats.merge(range_stats(*v));
+        acc.stats.merge(tensor_stats(*v));
       }
       if (refv && k < refv->size() && (*refv)[k]) acc.error.merge(tensor_error(*(*refv)[k], *v));
     }
@@ -204,7 +204,7 @@ std::optional<Fp32Nonfinite> nonfinite_reference(const graph::Graph& graph, cons
       break;
     }
   for (int id : ref.order) {
-    const RangeStats& st = fp32.nodes.at(id).stats;
+    const TensorStats& st = fp32.nodes.at(id).stats;
     if (nan ? st.nan > 0 : st.inf > 0) {
       bad.node = ids.name(id);
       bad.op = ids.node(id).op;

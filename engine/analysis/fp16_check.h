@@ -16,8 +16,8 @@
 
 #include "analysis/fp16_gl_probe.h"
 #include "analysis/fp16_rounding.h"
-#include "analysis/range_stats.h"
 #include "analysis/tensor_error.h"
+#include "analysis/tensor_stats.h"
 #include "graph/ir.h"
 #include "runtime/engine.h"
 #include "runtime/executor.h"
@@ -40,10 +40,10 @@ struct Fp16NodeReport {
   std::string name, op;
   int runs = 0;  // times it ran (loops)
   bool float_outputs = false;
-  RangeStats fp32;    // the reference
-  RangeStats fp16;    // the emulation
+  TensorStats fp32;   // the reference
+  TensorStats fp16;   // the emulation
   TensorError error;  // emulation against fp32
-  std::optional<RangeStats> gl_fp16;
+  std::optional<TensorStats> gl_fp16;
   std::optional<TensorError> gl_error;
   std::string gl_backend;  // where the node ran in the gl run ("gl", "cpu" for a fallback, ...)
 };

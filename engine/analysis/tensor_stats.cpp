@@ -1,4 +1,4 @@
-#include "analysis/range_stats.h"
+#include "analysis/tensor_stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,17 +11,14 @@ namespace {
 // Half's smallest subnormal is 2^-24 (5.96e-8); anything under half of it rounds to zero even
 // to nearest, and truncation zeroes everything under it. 6e-8 is the bound the report names.
 constexpr double kFlushBound = 6e-8;
-}  // namespace
 
-RangeStats range_stats(const HostTensor& t) {
-  RangeStats s;
-  if (t.dtype != DType::Float32 || !t.buffer) return s;
-  const auto v = t.values<float>();
-  s.count = static_cast<std::int64_t>(v.size());
-  double sum = 0;
-  std::int64_t finite = 0;
+// One pass over the values; Welford's update keeps the variance stable on large tensors.
+template <class T>
+void accumulate(std::span<const T> values, TensorStats& s) {
+  double mean = 0, m2 = 0;
   double lo = INFINITY, hi = -INFINITY;
-  for (float x : v) {
+  for (const T raw : values) {
+    const double x = static_cast<double>(raw);
     if (std::isnan(x)) {
       ++s.nan;
       continue;
@@ -30,13 +27,18 @@ RangeStats range_stats(const HostTensor& t) {
       ++s.inf;
       continue;
     }
-    ++finite;
-    sum += x;
-    lo = std::min(lo, static_cast<double>(x));
-    hi = std::max(hi, static_cast<double>(x));
-    const double a = std::fabs(static_cast<double>(x));
-    if (a > kHalfMax) ++s.overflow;
-    if (a > 0 && a < kHalfMinNormal) {
+    ++s.finite;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+    const double d = x - mean;
+    mean += d / static_cast<double>(s.finite);
+    m2 += d * (x - mean);
+    const double a = std::fabs(x);
+    if (a == 0) {
+      ++s.zeros;
+    } else if (a > kHalfMax) {
+      ++s.overflow;
+    } else if (a < kHalfMinNormal) {
       ++s.subnormal;
       if (a < kFlushBound) {
         ++s.flushed;
@@ -44,31 +46,60 @@ RangeStats range_stats(const HostTensor& t) {
       }
     }
   }
-  if (finite > 0) {
+  if (s.finite > 0) {
     s.min = lo;
     s.max = hi;
     s.max_abs = std::max(std::fabs(lo), std::fabs(hi));
-    s.mean = sum / static_cast<double>(finite);
+    s.mean = mean;
+    s.std = std::sqrt(m2 / static_cast<double>(s.finite));
+  }
+}
+}  // namespace
+
+TensorStats tensor_stats(const HostTensor& t) {
+  TensorStats s;
+  s.count = t.num_elements();
+  if (!t.buffer) return s;
+  switch (t.dtype) {
+    case DType::Float32:
+      accumulate(t.values<float>(), s);
+      break;
+    case DType::Int32:
+      accumulate(t.values<std::int32_t>(), s);
+      break;
+    case DType::Bool:
+      accumulate(t.values<std::uint8_t>(), s);
+      break;
+    case DType::String:
+      break;
   }
   return s;
 }
 
-void RangeStats::merge(const RangeStats& o) {
+void TensorStats::merge(const TensorStats& o) {
   if (o.count == 0) return;
   if (count == 0) {
     *this = o;
     return;
   }
-  const std::int64_t fa = count - nan - inf, fb = o.count - o.nan - o.inf;
-  if (fa + fb > 0)
-    mean = (mean * static_cast<double>(fa) + o.mean * static_cast<double>(fb)) /
-           static_cast<double>(fa + fb);
-  if (fb > 0) {
-    min = fa > 0 ? std::min(min, o.min) : o.min;
-    max = fa > 0 ? std::max(max, o.max) : o.max;
+  if (o.finite > 0) {
+    if (finite > 0) {
+      // Chan et al.'s pairwise update of the mean and the sum of squared deviations.
+      const double na = static_cast<double>(finite), nb = static_cast<double>(o.finite);
+      const double d = o.mean - mean;
+      const double m2 = std * std * na + o.std * o.std * nb + d * d * na * nb / (na + nb);
+      mean += d * nb / (na + nb);
+      std = std::sqrt(m2 / (na + nb));
+      min = std::min(min, o.min);
+      max = std::max(max, o.max);
+    } else {
+      mean = o.mean, std = o.std, min = o.min, max = o.max;
+    }
   }
   max_abs = std::max(max_abs, o.max_abs);
   count += o.count;
+  finite += o.finite;
+  zeros += o.zeros;
   overflow += o.overflow;
   subnormal += o.subnormal;
   flushed += o.flushed;
@@ -77,16 +108,18 @@ void RangeStats::merge(const RangeStats& o) {
   inf += o.inf;
 }
 
-bool RangeStats::underflows(double threshold) const {
+bool TensorStats::underflows(double threshold) const {
   return flushed > 0 && max_abs > 0 && max_flushed > threshold * max_abs;
 }
 
-nlohmann::json to_json(const RangeStats& s) {
+nlohmann::json to_json(const TensorStats& s) {
   return {{"count", s.count},
           {"min", s.min},
           {"max", s.max},
           {"max_abs", s.max_abs},
           {"mean", s.mean},
+          {"std", s.std},
+          {"zeros", s.zeros},
           {"overflow", s.overflow},
           {"subnormal", s.subnormal},
           {"flushed", s.flushed},

@@ -395,7 +395,7 @@ class RunTest : public QObject {
     const auto s = ui::tensor_stats(t);
     QCOMPARE(s.nan, 1);
     QCOMPARE(s.inf, 1);
-    QCOMPARE(s.over_fp16, 1);
+    QCOMPARE(s.overflow, std::int64_t{1});
   }
 
   void imageInputIsResizedAndScaled() {
