@@ -70,9 +70,10 @@ std::optional<graph::Node> GlBackend::fuse(
   // An activation: the activations of common.glsl that cpu's fused kernels know too. Prelu's
   // alpha (its input 1, a Const per channel as the plan and supports_inputs check) becomes the
   // fused node's last input.
-  const int code = activation_code(next.op);
-  const bool prelu = code == 5;
-  if (code <= 0 || through != 0 || next.inputs.size() != (prelu ? 2u : 1u)) return std::nullopt;
+  const std::optional<Activation> act = activation_of(next.op);
+  const bool prelu = act == Activation::Prelu;
+  if (!act || *act == Activation::None || through != 0 || next.inputs.size() != (prelu ? 2u : 1u))
+    return std::nullopt;
   const float alpha = next.attr_or<float>("alpha", 0.2f);
   if (one_of(producer.op, kBinary)) {
     fused.attrs[std::string(runtime::kFusedActivation)] = next.op;
@@ -81,7 +82,7 @@ std::optional<graph::Node> GlBackend::fuse(
     const std::vector<std::string> ops = node_string_list(producer, "fused_ops");
     if (ops.size() != 1 || lower(ops[0]) != "biasadd") return std::nullopt;
     fused.attrs["fused_ops"] = std::vector<std::string>{ops[0], next.op};
-    if (code == 4) fused.attrs["leakyrelu_alpha"] = alpha;
+    if (act == Activation::Leaky) fused.attrs["leakyrelu_alpha"] = alpha;
     if (prelu) fused.attrs["num_args"] = std::int64_t{2};
   } else {
     return std::nullopt;

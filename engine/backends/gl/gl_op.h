@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -150,9 +151,17 @@ void add_layout_uniforms(std::vector<UniformValue>& out, std::string_view prefix
 
 // `s` in lower case (op names in fused_ops are matched without case).
 std::string lower(std::string s);
-// The activation code of common.glsl (ACT_*) for an activation op's name, as fused_ops or a fused
-// node's kFusedActivation gives it: 0 for none (""), -1 when gl has none.
-int activation_code(const std::string& name);
+// "#define NAME SYMBOL\n": a code named by its shader macro (OP_EXP, ACT_RELU). The numbers
+// behind those macros are written once, in the shaders; C++ only names them.
+std::string def_symbol(std::string_view name, std::string_view symbol);
+
+// The activations common.glsl applies (its ACT_* macros).
+enum class Activation { None, Relu, Relu6, Elu, Leaky, Prelu, Sigmoid, Tanh };
+// The activation a fusable op's name means, as fused_ops or a fused node's kFusedActivation gives
+// it (matched without case): None for "", nullopt for one gl does not fuse.
+std::optional<Activation> activation_of(const std::string& name);
+// Its macro in common.glsl ("ACT_NONE", "ACT_RELU", ...).
+std::string_view glsl_macro(Activation a);
 
 // Shared attribute helpers.
 std::vector<std::int64_t> node_int_list(const graph::Node& n, std::string_view key,

@@ -13,16 +13,42 @@ std::string lower(std::string s) {
   return s;
 }
 
-int activation_code(const std::string& name) {
+std::optional<Activation> activation_of(const std::string& name) {
   const std::string a = lower(name);
-  if (a.empty()) return 0;
-  if (a == "relu") return 1;
-  if (a == "relu6") return 2;
-  if (a == "elu") return 3;
-  if (a == "leakyrelu") return 4;
-  if (a == "prelu") return 5;
-  if (a == "sigmoid") return 6;
-  return -1;
+  if (a.empty()) return Activation::None;
+  if (a == "relu") return Activation::Relu;
+  if (a == "relu6") return Activation::Relu6;
+  if (a == "elu") return Activation::Elu;
+  if (a == "leakyrelu") return Activation::Leaky;
+  if (a == "prelu") return Activation::Prelu;
+  if (a == "sigmoid") return Activation::Sigmoid;
+  return std::nullopt;
+}
+
+std::string_view glsl_macro(Activation a) {
+  switch (a) {
+    case Activation::None:
+      return "ACT_NONE";
+    case Activation::Relu:
+      return "ACT_RELU";
+    case Activation::Relu6:
+      return "ACT_RELU6";
+    case Activation::Elu:
+      return "ACT_ELU";
+    case Activation::Leaky:
+      return "ACT_LEAKY";
+    case Activation::Prelu:
+      return "ACT_PRELU";
+    case Activation::Sigmoid:
+      return "ACT_SIGMOID";
+    case Activation::Tanh:
+      return "ACT_TANH";
+  }
+  return "ACT_NONE";
+}
+
+std::string def_symbol(std::string_view name, std::string_view symbol) {
+  return "#define " + std::string(name) + " " + std::string(symbol) + "\n";
 }
 
 std::string def(std::string_view name, std::int64_t value) {

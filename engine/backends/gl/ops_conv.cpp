@@ -22,13 +22,14 @@ bool fused_supported(const graph::Node& n, InputInfos inputs) {
   }
   if (ops.empty()) return n.inputs.size() == 2;
   if (ops.size() > 2 || lower(ops[0]) != "biasadd") return false;
-  const int act = activation_code(ops.size() > 1 ? ops[1] : "");
-  if (act < 0) return false;
-  if (n.inputs.size() != (act == 5 ? 4u : 3u)) return false;
+  const std::optional<Activation> act = activation_of(ops.size() > 1 ? ops[1] : "");
+  if (!act) return false;
+  const bool prelu = act == Activation::Prelu;
+  if (n.inputs.size() != (prelu ? 4u : 3u)) return false;
   if (inputs.empty()) return true;  // nothing known of the inputs: run() checks them
   const std::int64_t c = out_channels(n);
   if (!per_channel(known_shape(inputs, 2), c)) return false;
-  return act != 5 || per_channel(known_shape(inputs, 3), c);
+  return !prelu || per_channel(known_shape(inputs, 3), c);
 }
 
 // Loop turns of one invocation of conv_direct.comp and conv_transpose.comp: the window, and
@@ -55,18 +56,20 @@ bool filter_loops_fit(InputInfos inputs, bool depthwise) {
 
 // Fills the epilogue's #defines and binds bias (in2) and Prelu alpha (in3).
 void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fused) {
-  int act = 0;
+  Activation act = Activation::None;
   bool bias = false;
   if (fused) {
     const auto ops = c.string_list("fused_ops");
     if (!ops.empty()) {
       if (lower(ops[0]) != "biasadd") c.unsupported("fused op '" + ops[0] + "' is not supported");
       bias = true;
-      act = activation_code(ops.size() > 1 ? ops[1] : "");
-      if (act < 0) c.unsupported("fused activation '" + ops[1] + "' is not supported");
+      const auto a = activation_of(ops.size() > 1 ? ops[1] : "");
+      if (!a) c.unsupported("fused activation '" + ops[1] + "' is not supported");
+      act = *a;
     }
   }
-  const std::size_t want = 2 + (bias ? 1 : 0) + (act == 5 ? 1 : 0);
+  const bool prelu = act == Activation::Prelu;
+  const std::size_t want = 2 + (bias ? 1 : 0) + (prelu ? 1 : 0);
   c.expect_inputs(want, want);
   // One value for every channel (a scalar) is splatted: a code path, so a #define.
   bool bias_splat = false, alpha_splat = false;
@@ -74,12 +77,12 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
     call.inputs.push_back(&c.per_channel_tex(2, channels, "bias"));
     bias_splat = call.inputs.back()->layout().c == 1;
   }
-  if (act == 5) {
+  if (prelu) {
     call.inputs.push_back(&c.per_channel_tex(3, channels, "prelu alpha"));
     alpha_splat = call.inputs.back()->layout().c == 1;
   }
-  call.defines += def("HAS_BIAS", std::int64_t{bias}) + def("ACT", std::int64_t{act}) +
-                  def("ACT_IS_PRELU", std::int64_t{act == 5}) +
+  call.defines += def("HAS_BIAS", std::int64_t{bias}) + def_symbol("ACT", glsl_macro(act)) +
+                  def("ACT_IS_PRELU", std::int64_t{prelu}) +
                   def("BIAS_SPLAT", std::int64_t{bias_splat}) +
                   def("ALPHA_SPLAT", std::int64_t{alpha_splat});
   call.set_float("ALPHA", c.float_attr("leakyrelu_alpha", 0.2f));

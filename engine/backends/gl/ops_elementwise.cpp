@@ -6,33 +6,15 @@
 namespace tfjsi::gl {
 namespace {
 
-enum UnaryOp {
-  kAct = 0,
-  kExp = 1,
-  kAbs = 2,
-  kNeg = 3,
-  kSquare = 4,
-  kRsqrt = 6,
-  kSqrt = 7,
-  kReciprocal = 8,
-  kFloor = 9,
-  kCeil = 10,
-  kLog = 11,
-  kSin = 12,
-  kCos = 13,
-  kRound = 14,
-  kSoftplus = 15,
-  kSign = 16
-};
-enum Act { kNone = 0, kRelu = 1, kRelu6 = 2, kElu = 3, kLeaky = 4, kSigmoid = 6, kTanh = 7 };
-
-std::vector<runtime::TensorView> unary(OpContext& c, int op, int act = 0, float alpha = 0.f) {
+// `op` is unary.comp's macro for f (OP_EXP, ...; OP_ACT applies `act`).
+std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
+                                       Activation act = Activation::None, float alpha = 0.f) {
   c.expect_inputs(1, 1);
   const GlTensorData& x = c.tex(0);
   auto out = c.output(c.shape(0));
   KernelCall call;
   call.shader = "unary.comp";
-  call.defines = def("OP", std::int64_t{op}) + def("ACT", std::int64_t{act});
+  call.defines = def_symbol("OP", op) + def_symbol("ACT", glsl_macro(act));
   call.set_float("ALPHA", alpha);
   call.inputs = {&x};
   call.output = out.get();
@@ -40,37 +22,24 @@ std::vector<runtime::TensorView> unary(OpContext& c, int op, int act = 0, float 
   return OpContext::result(out, c.shape(0));
 }
 
-template <int Op, int ActCode = 0>
-std::vector<runtime::TensorView> unary_op(OpContext& c) {
-  return unary(c, Op, ActCode);
-}
-
 std::vector<runtime::TensorView> leaky_relu(OpContext& c) {
-  return unary(c, kAct, kLeaky, c.float_attr("alpha", 0.2f));
+  return unary(c, "OP_ACT", Activation::Leaky, c.float_attr("alpha", 0.2f));
 }
 
-enum BinaryOp {
-  kAdd = 0,
-  kSub = 1,
-  kMul = 2,
-  kDiv = 3,
-  kMax = 4,
-  kMin = 5,
-  kSqDiff = 6,
-  kPrelu = 7
-};
-
-// The activation a fused node applies before its store (GlBackend::fuse): 0 for none.
-int fused_activation(const graph::Node& n) {
+// The activation a fused node applies before its store (GlBackend::fuse): None for none, nullopt
+// for one gl does not have.
+std::optional<Activation> fused_activation(const graph::Node& n) {
   const auto* act = std::get_if<std::string>(n.attr(runtime::kFusedActivation));
-  return act ? activation_code(*act) : 0;
+  return act ? activation_of(*act) : Activation::None;
 }
 
-std::vector<runtime::TensorView> binary(OpContext& c, int op) {
-  const int act = fused_activation(c.node());
-  if (act < 0) c.unsupported("its fused activation is not supported");
+// `op` is binary.comp's macro (OP_ADD, ...).
+std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
+  const std::optional<Activation> act = fused_activation(c.node());
+  if (!act) c.unsupported("its fused activation is not supported");
+  const bool prelu = *act == Activation::Prelu;
   // A fused Prelu reads its alpha, one per output channel, as input 2.
-  c.expect_inputs(act == 5 ? 3 : 2, act == 5 ? 3 : 2);
+  c.expect_inputs(prelu ? 3 : 2, prelu ? 3 : 2);
   const GlTensorData &a = c.tex(0), &b = c.tex(1);
   const Shape &sa = c.shape(0), &sb = c.shape(1);
   const std::size_t rank = std::max(sa.size(), sb.size());
@@ -87,13 +56,13 @@ std::vector<runtime::TensorView> binary(OpContext& c, int op) {
   call.shader = "binary.comp";
   // Broadcasting along N, H, W is a clamp by the uniform shapes; a single channel splatted across
   // the lanes is a code path.
-  call.defines = def("OP", std::int64_t{op}) + def("IN0_SPLAT", std::int64_t{a.layout().c == 1}) +
+  call.defines = def_symbol("OP", op) + def("IN0_SPLAT", std::int64_t{a.layout().c == 1}) +
                  def("IN1_SPLAT", std::int64_t{b.layout().c == 1});
   call.inputs = {&a, &b};
-  if (act > 0) {
-    call.defines += def("ACT", std::int64_t{act});
+  if (*act != Activation::None) {
+    call.defines += def_symbol("ACT", glsl_macro(*act));
     call.set_float("ALPHA", c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
-    if (act == 5) {
+    if (prelu) {
       call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
       call.defines += def("IN2_SPLAT", std::int64_t{call.inputs.back()->layout().c == 1});
     }
@@ -103,11 +72,6 @@ std::vector<runtime::TensorView> binary(OpContext& c, int op) {
   return OpContext::result(out, out_shape);
 }
 
-template <int Op>
-std::vector<runtime::TensorView> binary_op(OpContext& c) {
-  return binary(c, Op);
-}
-
 std::vector<runtime::TensorView> bias_add(OpContext& c) {
   if (c.num_inputs() < 2) c.fail("needs input and bias");
   const Shape& x = c.shape(0);
@@ -115,7 +79,7 @@ std::vector<runtime::TensorView> bias_add(OpContext& c) {
   if (b.size() != 1 || x.empty() || b[0] != x.back())
     c.fail("bias of shape " + shape_to_string(b) + " does not match the channels of " +
            shape_to_string(x));
-  return binary(c, kAdd);
+  return binary(c, "OP_ADD");
 }
 
 std::vector<runtime::TensorView> add_n(OpContext& c) {
@@ -143,8 +107,8 @@ std::vector<runtime::TensorView> add_n(OpContext& c) {
 // Where shape inference does not know the output's channels, an alpha of that form passes and
 // the kernel checks it (cpu runs the node when it does not match).
 bool binary_supported(const graph::Node& n, InputInfos inputs) {
-  const int act = fused_activation(n);
-  if (act != 5) return act >= 0 && n.inputs.size() == 2;
+  const std::optional<Activation> act = fused_activation(n);
+  if (act != Activation::Prelu) return act && n.inputs.size() == 2;
   if (n.inputs.size() != 3) return false;
   if (inputs.empty()) return true;
   const PartialShape* alpha = known_shape(inputs, 2);
@@ -164,38 +128,38 @@ bool add_n_supported(const graph::Node& n, InputInfos) {
 extern const GlOpEntry kElementwiseOps[];
 extern const std::size_t kNumElementwiseOps;
 const GlOpEntry kElementwiseOps[] = {
-    {"Relu", unary_op<kAct, kRelu>, nullptr},
-    {"Relu6", unary_op<kAct, kRelu6>, nullptr},
-    {"Elu", unary_op<kAct, kElu>, nullptr},
-    {"Sigmoid", unary_op<kAct, kSigmoid>, nullptr},
-    {"Tanh", unary_op<kAct, kTanh>, nullptr},
+    {"Relu", [](OpContext& c) { return unary(c, "OP_ACT", Activation::Relu); }, nullptr},
+    {"Relu6", [](OpContext& c) { return unary(c, "OP_ACT", Activation::Relu6); }, nullptr},
+    {"Elu", [](OpContext& c) { return unary(c, "OP_ACT", Activation::Elu); }, nullptr},
+    {"Sigmoid", [](OpContext& c) { return unary(c, "OP_ACT", Activation::Sigmoid); }, nullptr},
+    {"Tanh", [](OpContext& c) { return unary(c, "OP_ACT", Activation::Tanh); }, nullptr},
     {"LeakyRelu", leaky_relu, nullptr},
-    {"Exp", unary_op<kExp>, nullptr},
-    {"Abs", unary_op<kAbs>, nullptr},
-    {"Neg", unary_op<kNeg>, nullptr},
-    {"Square", unary_op<kSquare>, nullptr},
-    {"Add", binary_op<kAdd>, binary_supported},
-    {"AddV2", binary_op<kAdd>, binary_supported},
-    {"Sub", binary_op<kSub>, binary_supported},
-    {"Mul", binary_op<kMul>, binary_supported},
-    {"RealDiv", binary_op<kDiv>, binary_supported},
-    {"Maximum", binary_op<kMax>, binary_supported},
-    {"Minimum", binary_op<kMin>, binary_supported},
-    {"SquaredDifference", binary_op<kSqDiff>, binary_supported},
-    {"Prelu", binary_op<kPrelu>, nullptr},
+    {"Exp", [](OpContext& c) { return unary(c, "OP_EXP"); }, nullptr},
+    {"Abs", [](OpContext& c) { return unary(c, "OP_ABS"); }, nullptr},
+    {"Neg", [](OpContext& c) { return unary(c, "OP_NEG"); }, nullptr},
+    {"Square", [](OpContext& c) { return unary(c, "OP_SQUARE"); }, nullptr},
+    {"Add", [](OpContext& c) { return binary(c, "OP_ADD"); }, binary_supported},
+    {"AddV2", [](OpContext& c) { return binary(c, "OP_ADD"); }, binary_supported},
+    {"Sub", [](OpContext& c) { return binary(c, "OP_SUB"); }, binary_supported},
+    {"Mul", [](OpContext& c) { return binary(c, "OP_MUL"); }, binary_supported},
+    {"RealDiv", [](OpContext& c) { return binary(c, "OP_DIV"); }, binary_supported},
+    {"Maximum", [](OpContext& c) { return binary(c, "OP_MAX"); }, binary_supported},
+    {"Minimum", [](OpContext& c) { return binary(c, "OP_MIN"); }, binary_supported},
+    {"SquaredDifference", [](OpContext& c) { return binary(c, "OP_SQDIFF"); }, binary_supported},
+    {"Prelu", [](OpContext& c) { return binary(c, "OP_PRELU"); }, nullptr},
     {"BiasAdd", bias_add, binary_supported},
     {"AddN", add_n, add_n_supported},
-    {"Rsqrt", unary_op<kRsqrt>, nullptr},
-    {"Sqrt", unary_op<kSqrt>, nullptr},
-    {"Reciprocal", unary_op<kReciprocal>, nullptr},
-    {"Floor", unary_op<kFloor>, nullptr},
-    {"Ceil", unary_op<kCeil>, nullptr},
-    {"Log", unary_op<kLog>, nullptr},
-    {"Sin", unary_op<kSin>, nullptr},
-    {"Cos", unary_op<kCos>, nullptr},
-    {"Round", unary_op<kRound>, nullptr},
-    {"Softplus", unary_op<kSoftplus>, nullptr},
-    {"Sign", unary_op<kSign>, nullptr},
+    {"Rsqrt", [](OpContext& c) { return unary(c, "OP_RSQRT"); }, nullptr},
+    {"Sqrt", [](OpContext& c) { return unary(c, "OP_SQRT"); }, nullptr},
+    {"Reciprocal", [](OpContext& c) { return unary(c, "OP_RECIPROCAL"); }, nullptr},
+    {"Floor", [](OpContext& c) { return unary(c, "OP_FLOOR"); }, nullptr},
+    {"Ceil", [](OpContext& c) { return unary(c, "OP_CEIL"); }, nullptr},
+    {"Log", [](OpContext& c) { return unary(c, "OP_LOG"); }, nullptr},
+    {"Sin", [](OpContext& c) { return unary(c, "OP_SIN"); }, nullptr},
+    {"Cos", [](OpContext& c) { return unary(c, "OP_COS"); }, nullptr},
+    {"Round", [](OpContext& c) { return unary(c, "OP_ROUND"); }, nullptr},
+    {"Softplus", [](OpContext& c) { return unary(c, "OP_SOFTPLUS"); }, nullptr},
+    {"Sign", [](OpContext& c) { return unary(c, "OP_SIGN"); }, nullptr},
 };
 const std::size_t kNumElementwiseOps = std::size(kElementwiseOps);
 

@@ -1,4 +1,5 @@
-// Shared by every kernel: the activations of fused nodes and of the standalone ops.
+// Shared by every kernel: the activations of fused nodes and of the standalone ops. C++ names
+// the ACT_* macros (gl_op.h glsl_macro), never their numbers: these lines are their one home.
 #define ACT_NONE 0
 #define ACT_RELU 1
 #define ACT_RELU6 2

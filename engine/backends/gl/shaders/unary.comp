@@ -1,4 +1,5 @@
-// y = f(x), one texel at a time. OP picks f; ACT and ALPHA for the activations.
+// y = f(x), one texel at a time. OP picks f (C++ passes the macro name, e.g. OP_EXP; the numbers
+// live here only); ACT and ALPHA for the activations.
 #define OP_ACT 0
 #define OP_EXP 1
 #define OP_ABS 2
