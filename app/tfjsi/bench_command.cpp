@@ -50,8 +50,8 @@ int bench_command(std::span<const std::string> argv) {
 
   const LoadedModel m = load_model(args.positional()[0]);
   engine->open_model(m.bundle);  // backends key what they cache on disk by it
-  const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
-  runtime::Executor executor(*engine, m.graph);
+  const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));
+  runtime::Executor executor(*engine, *m.graph);
 
   backend.reset_stats();
   const ProgressLine progress(*engine, !args.flag("json"));
@@ -122,7 +122,7 @@ int bench_command(std::span<const std::string> argv) {
   }
   if (xnn) {
     // Partitions run as XNNPACK subgraph runtimes (flag xnnpack.subgraph); the rest node by node.
-    nlohmann::json p = partition_report(m.graph, executor.plan());
+    nlohmann::json p = partition_report(*m.graph, executor.plan());
     const runtime::BackendStats s = backend.stats();
     p["enabled"] = engine->flags().get_bool("xnnpack.subgraph") && engine->flags().get_bool("fuse");
     p["runtimes_created"] = s.runtimes_created;

@@ -58,8 +58,8 @@ int check_fp16_command(std::span<const std::string> argv) {
   auto engine = make_engine(args);
   const LoadedModel m = load_model(args.positional()[0]);
   engine->open_model(m.bundle);  // backends key what they cache on disk by it
-  const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
-  const analysis::Fp16Report report = analysis::check_fp16(*engine, m.graph, inputs.tensors, opt);
+  const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));
+  const analysis::Fp16Report report = analysis::check_fp16(*engine, *m.graph, inputs.tensors, opt);
   if (args.flag("json")) {
     nlohmann::json j = analysis::to_json(report);
     j["model"] = m.bundle.model_json.string();

@@ -55,9 +55,9 @@ int compare_command(std::span<const std::string> argv) {
     throw UsageError("unknown backend '" + opt.reference + "' in --reference");
   const LoadedModel m = load_model(args.positional()[0]);
   engine->open_model(m.bundle);  // backends key what they cache on disk by it
-  const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
+  const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));
   const analysis::CompareReport report =
-      analysis::compare_backends(*engine, m.graph, inputs.tensors, opt);
+      analysis::compare_backends(*engine, *m.graph, inputs.tensors, opt);
   if (args.flag("json")) {
     nlohmann::json j = analysis::to_json(report);
     j["model"] = m.bundle.model_json.string();

@@ -138,7 +138,7 @@ int info_command(std::span<const std::string> argv) {
   const Args args = Args::parse(argv, kOptions);
   if (args.positional().size() != 1) throw UsageError("info takes one MODEL");
   const LoadedModel m = load_model(args.positional()[0]);
-  nlohmann::json j = analysis::summarize_model(m.bundle, m.graph);
+  nlohmann::json j = analysis::summarize_model(m.bundle, *m.graph);
   j["load_ms"] = m.load_ms;
   if (args.flag("json"))
     std::cout << json_text(j) << '\n';

@@ -61,8 +61,8 @@ int memcheck_command(std::span<const std::string> argv) {
 
   const LoadedModel m = load_model(args.positional()[0]);
   engine->open_model(m.bundle);  // backends key what they cache on disk by it
-  const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
-  runtime::Executor executor(*engine, m.graph);
+  const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));
+  runtime::Executor executor(*engine, *m.graph);
 
   const auto before = engine->memory().total;
   const auto gl_before = engine->live_device_objects();

@@ -3,18 +3,14 @@
 
 #include <string>
 
-#include "graph/ir.h"
-#include "model/bundle.h"
+#include "analysis/loaded_model.h"
 
 namespace tfjsi::cli {
 
-struct LoadedModel {
-  model::Bundle bundle;
-  graph::Graph graph;
-  double load_ms = 0;  // reading, decoding and building the graph
-};
+using analysis::LoadedModel;
 
-// Loads and builds the model; prints the bundle's warnings to stderr.
+// Loads and builds the model (analysis::load_model, not summarized); prints the bundle's warnings
+// to stderr.
 LoadedModel load_model(const std::string& path);
 
 }  // namespace tfjsi::cli

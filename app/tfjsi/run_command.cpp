@@ -55,16 +55,16 @@ int run_command(std::span<const std::string> argv) {
   auto engine = make_engine(args);
   const LoadedModel m = load_model(args.positional()[0]);
   engine->open_model(m.bundle);  // backends key what they cache on disk by it
-  const ModelInputs inputs = make_inputs(m.graph, args.values("input"));
+  const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));
 
-  runtime::Executor executor(*engine, m.graph);
+  runtime::Executor executor(*engine, *m.graph);
   const ProgressLine progress(*engine, !args.flag("json"));
   const auto t0 = std::chrono::steady_clock::now();
   const std::vector<HostTensor> outputs = executor.run(inputs.tensors);
   const double run_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
-  if (auto out = args.value("out")) write_outputs(*out, m.graph, outputs);
+  if (auto out = args.value("out")) write_outputs(*out, *m.graph, outputs);
 
   nlohmann::json j;
   j["model"] = m.bundle.model_json.string();
@@ -74,7 +74,7 @@ int run_command(std::span<const std::string> argv) {
   j["load_ms"] = m.load_ms;
   j["run_ms"] = run_ms;
   j["inputs"] = nlohmann::json::array();
-  for (const auto& e : m.graph.inputs) {
+  for (const auto& e : m.graph->inputs) {
     auto s = tensor_stats(inputs.tensors.at(e.name));
     s["name"] = e.name;
     s["source"] = std::find(inputs.generated.begin(), inputs.generated.end(), e.name) !=
@@ -86,10 +86,10 @@ int run_command(std::span<const std::string> argv) {
   j["outputs"] = nlohmann::json::array();
   for (std::size_t k = 0; k < outputs.size(); ++k) {
     auto s = tensor_stats(outputs[k]);
-    s["name"] = m.graph.outputs[k].name;
+    s["name"] = m.graph->outputs[k].name;
     j["outputs"].push_back(s);
   }
-  j["placement"] = placement(m.graph, executor.plan());
+  j["placement"] = placement(*m.graph, executor.plan());
   // An output that is not finite gets its origin: one more run, watching every node.
   bool nan = false, inf = false;
   for (const HostTensor& t : outputs) {
@@ -97,7 +97,7 @@ int run_command(std::span<const std::string> argv) {
     inf = inf || analysis::holds_nonfinite(t, false);
   }
   std::optional<analysis::NonfiniteOrigin> origin;
-  if (nan || inf) origin = analysis::find_nonfinite_origin(*engine, m.graph, inputs.tensors, nan);
+  if (nan || inf) origin = analysis::find_nonfinite_origin(*engine, *m.graph, inputs.tensors, nan);
   if (origin)
     j["nonfinite_origin"] = {{"value", origin->value},
                              {"node", origin->node},
