@@ -13,6 +13,7 @@
 #include "backends/all_backends.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
+#include "runtime/benchmark.h"
 #include "runtime/executor.h"
 #include "runtime/profiler.h"
 
@@ -498,26 +499,18 @@ RunResultPtr RunController::execute(const RunRequest& r) {
     result->first_ms = timed_run(true, false);
     result->first_nodes = profile();
     progress(1);
-    for (int i = 0; i < warmup; ++i) {
-      cancel.check();
-      timed_run(false, false);
-      progress(2 + i);
-    }
-    std::vector<double> times;
-    times.reserve(static_cast<std::size_t>(runs));
-    for (int i = 0; i < runs; ++i) {
-      cancel.check();
-      times.push_back(timed_run(false, false));
-      progress(2 + warmup + i);
-    }
     cancel.check();
+    const runtime::RunTimes timed = runtime::time_runs(
+        warmup, runs, [&] { return timed_run(false, false); },
+        [&](int done) {
+          progress(1 + done);
+          cancel.check();
+        });
     timed_run(true, true);
     progress(total);
-    std::sort(times.begin(), times.end());
-    const std::size_t n = times.size();
-    result->median_ms = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    result->min_ms = times.front();
-    result->max_ms = times.back();
+    result->median_ms = timed.median_ms;
+    result->min_ms = timed.min_ms;
+    result->max_ms = timed.max_ms;
     result->run_ms = result->median_ms;
     result->benchmark = true;
     result->warmup = warmup;

@@ -18,6 +18,7 @@
 #include "process_memory.h"
 #include "progress_line.h"
 #include "run_report.h"
+#include "runtime/benchmark.h"
 #include "runtime/profiler.h"
 #include "safe_output.h"
 
@@ -26,12 +27,6 @@ namespace {
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace
@@ -59,17 +54,19 @@ int bench_command(std::span<const std::string> argv) {
   executor.run(inputs.tensors);
   const double first_ms = ms_since(t0);
   const runtime::BackendStats first = backend.stats();
-  for (int i = 0; i < warmup; ++i) executor.run(inputs.tensors);
-
   runtime::Profiler profiler(*engine);
   const bool profile = args.flag("profile");
-  if (profile) engine->add_observer(&profiler);
-  std::vector<double> times;
-  for (int i = 0; i < runs; ++i) {
-    t0 = std::chrono::steady_clock::now();
-    executor.run(inputs.tensors);
-    times.push_back(ms_since(t0));
-  }
+  const runtime::RunTimes timed = runtime::time_runs(
+      warmup, runs,
+      [&] {
+        const auto start = std::chrono::steady_clock::now();
+        executor.run(inputs.tensors);
+        return ms_since(start);
+      },
+      {},
+      [&] {
+        if (profile) engine->add_observer(&profiler);
+      });
   if (profile) engine->remove_observer(&profiler);
   // GPU time per op from GL timer queries (GL_TIME_ELAPSED), where the driver has them: as many
   // runs again, apart from the timed ones, whose wall times the queries would inflate.
@@ -92,10 +89,10 @@ int bench_command(std::span<const std::string> argv) {
                       {"first_ms", first_ms},
                       {"warmup", warmup},
                       {"runs", runs},
-                      {"median_ms", median(times)},
-                      {"min_ms", *std::min_element(times.begin(), times.end())},
-                      {"max_ms", *std::max_element(times.begin(), times.end())},
-                      {"times_ms", times},
+                      {"median_ms", timed.median_ms},
+                      {"min_ms", timed.min_ms},
+                      {"max_ms", timed.max_ms},
+                      {"times_ms", timed.ms},
                       {"peak_rss_mb", static_cast<double>(process_memory().peak_rss_kb) / 1024.0},
                       {"peak_tensor_bytes", engine->peak_bytes()}};
   {
@@ -106,7 +103,7 @@ int bench_command(std::span<const std::string> argv) {
     executor.run(inputs.tensors);
     engine->remove_observer(&cost);
     j["flops"] = cost.flops();
-    j["gflops_per_s"] = static_cast<double>(cost.flops()) / (median(times) * 1e6);
+    j["gflops_per_s"] = static_cast<double>(cost.flops()) / (timed.median_ms * 1e6);
   }
   if (gl) {
     j["compile_ms"] = first.compile_ms;
