@@ -335,13 +335,19 @@ void RunController::run(RunRequest request) {
   }
 }
 
-void RunController::prepare_own_executors(const LoadedModel& model) {
+void RunController::open_model(const LoadedModelPtr& model) {
+  if (opened_.lock() == model) return;
+  engine_->open_model(model->bundle);  // gl programs cached on disk for this model
+  opened_ = model;
+}
+
+void RunController::prepare_own_executors(const LoadedModelPtr& model) {
   ensure_engine();
   // The fp16 check and the comparison make executors of their own: the run's resident weights go
   // first, so the model's weights are held once; the next run makes them again (a cold run).
   executor_.reset();
   warm_.clear();
-  engine_->open_model(model.bundle);  // gl programs cached on disk for this model
+  open_model(model);
 }
 
 void RunController::checkFp16(Fp16CheckRequest request) {
@@ -350,7 +356,7 @@ void RunController::checkFp16(Fp16CheckRequest request) {
     return;
   }
   try {
-    prepare_own_executors(*request.model);
+    prepare_own_executors(request.model);
     emit checkFinished(run_fp16_check(*engine_, request,
                                       [this](int pass, const QString& stage, int done, int total) {
                                         emit checkProgress(pass, stage, done, total);
@@ -370,7 +376,7 @@ void RunController::compare(CompareRequest request) {
     return;
   }
   try {
-    prepare_own_executors(*request.model);
+    prepare_own_executors(request.model);
     const auto& cancel = static_cast<const CancelCheck&>(*cancel_observer_);
     emit compareFinished(run_compare(
         *engine_, request,
@@ -418,7 +424,7 @@ RunResultPtr RunController::execute(const RunRequest& r) {
   if (executor_ && executor_fp16_ != r.fp16) executor_.reset();
   if (!executor_) {
     warm_.clear();
-    engine_->open_model(model_->bundle);
+    open_model(model_);
     executor_ = std::make_unique<runtime::Executor>(*engine_, graph);
     executor_fp16_ = r.fp16;
   }

@@ -84,13 +84,16 @@ class RunController : public QObject {
  private:
   void ensure_engine();
   // Before the fp16 check or a comparison, which run executors of their own.
-  void prepare_own_executors(const LoadedModel& model);
+  void prepare_own_executors(const LoadedModelPtr& model);
+  // Engine::open_model, once per model (a precision switch rebuilds the executor, not the key).
+  void open_model(const LoadedModelPtr& model);
   RunResultPtr execute(const RunRequest& request);
   MemorySample memory_sample(bool with_live);
   EnvInfo environment();
 
   std::shared_ptr<std::atomic<bool>> cancel_;
   LoadedModelPtr model_;
+  std::weak_ptr<const LoadedModel> opened_;  // the model the engine was last told of
   std::unique_ptr<runtime::Engine> engine_;
   std::unique_ptr<runtime::Profiler> profiler_;
   std::unique_ptr<runtime::Observer> cancel_observer_;

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "model/json_fields.h"
 #include "model/limits.h"
 
 namespace tfjsi::graph::detail {
@@ -258,18 +259,10 @@ std::string decode_base64(std::string_view text) {
 }
 
 std::int64_t json_int64(const json& j) {
-  if (j.is_number_integer()) {
-    if (j.is_number_unsigned() &&
-        j.get<std::uint64_t>() >
-            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-      throw ModelError("integer out of int64 range");
-    return j.get<std::int64_t>();
-  }
-  if (j.is_number_float()) {
-    const double d = j.get<double>();
-    if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.2e18)
-      throw ModelError("number " + j.dump() + " is not an int64");
-    return static_cast<std::int64_t>(d);
+  if (j.is_number()) {
+    if (const auto v = model::whole_int64(j)) return *v;
+    throw ModelError(j.is_number_float() ? "number " + j.dump() + " is not an int64"
+                                         : "integer out of int64 range");
   }
   if (j.is_string()) {
     const auto& s = j.get_ref<const std::string&>();

@@ -1,11 +1,31 @@
 #include "model/json_fields.h"
 
+#include <cmath>
+#include <limits>
+
 #include "core/error.h"
 
 namespace tfjsi::model {
 
 void fail_model(const std::filesystem::path& file, std::string_view what) {
   throw ModelError(file.string() + ": " + std::string(what));
+}
+
+std::optional<std::int64_t> whole_int64(const nlohmann::json& v) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      return std::nullopt;
+    return static_cast<std::int64_t>(u);
+  }
+  if (v.is_number_integer()) return v.get<std::int64_t>();
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    // 9.2e18 is just under 2^63: every whole double up to it converts exactly.
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) <= 9.2e18)
+      return static_cast<std::int64_t>(d);
+  }
+  return std::nullopt;
 }
 
 std::string json_kind(const nlohmann::json& v) {

@@ -2,8 +2,10 @@
 // the field and what was expected instead of what was found.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -11,6 +13,11 @@ namespace tfjsi::model {
 
 // Throws ModelError("<file>: <what>").
 [[noreturn]] void fail_model(const std::filesystem::path& file, std::string_view what);
+
+// A JSON number that holds a whole value in int64's range: an integer, or a float such as 3.0
+// (Keras and some converters write those); nullopt for anything else. A float is range-checked
+// before it is converted, since converting one beyond int64 is undefined behaviour.
+std::optional<std::int64_t> whole_int64(const nlohmann::json& value);
 
 // "a string", "null", "an array", ... for messages.
 std::string json_kind(const nlohmann::json& value);

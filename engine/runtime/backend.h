@@ -6,14 +6,13 @@
 #include <pthreadpool.h>
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <map>
 
 #include "core/host_tensor.h"
 #include "graph/ir.h"

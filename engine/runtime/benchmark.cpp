@@ -4,13 +4,15 @@
 #include <stdexcept>
 
 namespace tfjsi::runtime {
+namespace {
 
 double median(std::vector<double> v) {
-  if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+}  // namespace
 
 RunTimes time_runs(int warmup, int runs, const std::function<double()>& run,
                    const std::function<void(int done)>& after_each,

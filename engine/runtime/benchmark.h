@@ -19,6 +19,4 @@ RunTimes time_runs(int warmup, int runs, const std::function<double()>& run,
                    const std::function<void(int done)>& after_each = {},
                    const std::function<void()>& before_timed = {});
 
-double median(std::vector<double> v);
-
 }  // namespace tfjsi::runtime

@@ -60,7 +60,10 @@ void GlBackend::start() {
   }
   programs_ = std::make_unique<ProgramCache>(ctx_);
   programs_->set_disk_dir(cache_dir_set_ ? cache_dir_ : ProgramCache::default_dir());
-  programs_->set_model_token(model_token_);
+  if (!model_files_.empty())
+    set_model_token(model_token_of_files(model_files_));
+  else
+    programs_->set_model_token(model_token_);
   try {
     float32_capable_ = probe_float32();
   } catch (const std::exception& e) {
@@ -135,14 +138,19 @@ runtime::Precision GlBackend::precision(const runtime::Flags& flags) const {
 
 void GlBackend::set_model_token(std::string token) {
   model_token_ = std::move(token);
+  model_files_.clear();
   if (programs_) programs_->set_model_token(model_token_);
 }
 
 void GlBackend::model_opened(const model::Bundle& bundle) {
-  // Hashed now, whether or not gl runs: the files were just read, and a run must not pay for it.
   std::vector<std::filesystem::path> files{bundle.model_json};
   for (const model::Shard& s : bundle.shards) files.push_back(s.path);
-  set_model_token(model_token_of_files(files));
+  // Started: hashed now, before any timed run (the files were just read, so from the page
+  // cache). Not started: at start(), if gl is ever used.
+  if (programs_)
+    set_model_token(model_token_of_files(files));
+  else
+    model_files_ = std::move(files);
 }
 
 void GlBackend::set_program_cache_dir(std::filesystem::path dir) {

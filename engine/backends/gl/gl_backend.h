@@ -171,8 +171,10 @@ class GlBackend : public runtime::Backend {
   bool float32_capable_ = false;
   const runtime::Flags* flags_ = nullptr;  // the Engine's, which outlives its backends
   GlStats stats_;
-  // The disk key: the last model's token (set when a model opens), applied once programs_ exists.
+  // The disk key: the last model's token, applied once programs_ exists. A model opened before
+  // gl started leaves its files here, hashed at start(): a cpu-only session hashes nothing.
   std::string model_token_;
+  std::vector<std::filesystem::path> model_files_;
   ProgramCacheStats programs_at_reset_;  // the program cache's counts at reset_stats()
   struct PendingTiming {
     std::string op;

@@ -1,12 +1,11 @@
 #include "graph/keras/layer_builder.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <limits>
 
 #include "core/error.h"
 #include "graph/shape_rules.h"
+#include "model/json_fields.h"
 
 using nlohmann::json;
 
@@ -153,17 +152,8 @@ const json* Layer::get(std::string_view key) const {
 std::int64_t Layer::int_or(std::string_view key, std::int64_t fallback) const {
   const json* j = get(key);
   if (!j) return fallback;
-  constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
-  if (j->is_number_unsigned() && j->get<std::uint64_t>() <= static_cast<std::uint64_t>(kMax))
-    return j->get<std::int64_t>();
-  if (j->is_number_integer() && !j->is_number_unsigned()) return j->get<std::int64_t>();
-  // Keras writes 3.0 for some integer fields; converting a float beyond int64's range is
-  // undefined behaviour, so the range is checked before the cast.
-  if (j->is_number_float()) {
-    const double d = j->get<double>();
-    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.2e18)
-      return static_cast<std::int64_t>(d);
-  }
+  // Keras writes 3.0 for some integer fields.
+  if (const auto v = model::whole_int64(*j)) return *v;
   fail("config " + quote(key) + " must be an integer, got " + j->dump());
 }
 
