@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  build-essential cmake ninja-build ccache pkg-config clang-format git
+  build-essential cmake ninja-build ccache pkg-config clang-format git lld
   # the fuzz targets (tests/fuzz): clang, libFuzzer and the sanitizers; python3 makes the seeds
   clang libclang-rt-14-dev python3
   # Qt 6 (Widgets, OpenGL, OpenGLWidgets, Test) and its xcb platform plugin

@@ -2,7 +2,9 @@
 # Installs what is needed, builds, and runs every test. This is the README's test command and
 # the only thing .ci/run calls. Three passes, each a build folder of its own:
 #   1. the normal build (RelWithDebInfo) and the whole suite;
-#   2. the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer (any report fails);
+#   2. the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer (any report fails),
+#      the suites that run every corpus model on the 11 that hold all its op types
+#      (tests/corpus.cmake);
 #   3. the libFuzzer targets, each for TFJSI_FUZZ_SECONDS (default 20).
 #   TFJSI_BUILD_DIR  folder of pass 1 (default: build)
 #   TFJSI_SANITIZE   1 (default): passes 1 and 2; 0: pass 1 only; only: pass 2 only
@@ -51,7 +53,8 @@ if [ "$sanitize" != only ]; then
   configure_build_test "${TFJSI_BUILD_DIR:-build}" OFF
 fi
 if [ "$sanitize" = 1 ] || [ "$sanitize" = only ]; then
-  echo "test: the suite under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
+  echo "test: the suite under AddressSanitizer and UndefinedBehaviorSanitizer (models run:" \
+    "the 11 of TFJSI_SANITIZE_RUN_MODELS in tests/corpus.cmake)" >&2
   configure_build_test build-asan ON
 fi
 

@@ -5,7 +5,7 @@
 add_executable(compare_golden_test ${CMAKE_CURRENT_LIST_DIR}/compare_golden_test.cpp)
 target_link_libraries(compare_golden_test PRIVATE tfjsi_testsupport)
 add_dependencies(compare_golden_test tfjsi)
-set(compare_golden_models ${TFJSI_CORPUS_MODELS})
+set(compare_golden_models ${TFJSI_RUN_MODELS})
 list(REMOVE_ITEM compare_golden_models blazeface emotion iris handdetect blazepose-lite)
 tfjsi_add_model_tests(analysis.compare compare_golden_test ${compare_golden_models})
 

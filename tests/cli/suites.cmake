@@ -8,11 +8,12 @@ add_dependencies(broken_bundle_test tfjsi)
 tfjsi_add_suite(run_input_test ${CMAKE_CURRENT_LIST_DIR}/run_input_test.cpp)
 add_dependencies(run_input_test tfjsi)
 
-# Every corpus and reference layers model on cpu against TF.js's own outputs, one CTest each.
+# Every corpus and reference layers model on cpu against TF.js's own outputs, one CTest each (under
+# the sanitizers the corpus models of TFJSI_RUN_MODELS, see corpus.cmake).
 add_executable(golden_run_test ${CMAKE_CURRENT_LIST_DIR}/golden_run_test.cpp)
 target_link_libraries(golden_run_test PRIVATE tfjsi_testsupport)
 add_dependencies(golden_run_test tfjsi)
-foreach(model ${TFJSI_CORPUS_MODELS} ${TFJSI_LAYERS_MODELS})
+foreach(model ${TFJSI_RUN_MODELS} ${TFJSI_LAYERS_MODELS})
   add_test(NAME golden.cpu.${model} COMMAND golden_run_test cpu ${model})
   set_tests_properties(golden.cpu.${model} PROPERTIES ENVIRONMENT "${TFJSI_TEST_ENV}")
 endforeach()

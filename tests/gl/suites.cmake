@@ -9,8 +9,9 @@ tfjsi_add_suite(gl_compile_ahead_test gl/gl_compile_ahead_test.cpp)
 tfjsi_add_suite(gl_cli_test gl/gl_cli_test.cpp)
 
 # Every corpus and reference layers model on gl (fp32) against TF.js's own outputs, one CTest each
-# (golden_run_test is defined by tests/cli/suites.cmake, included before this file).
-foreach(model ${TFJSI_CORPUS_MODELS} ${TFJSI_LAYERS_MODELS})
+# (golden_run_test is defined by tests/cli/suites.cmake, included before this file; under the
+# sanitizers the corpus models of TFJSI_RUN_MODELS, see corpus.cmake).
+foreach(model ${TFJSI_RUN_MODELS} ${TFJSI_LAYERS_MODELS})
   add_test(NAME golden.gl.${model} COMMAND golden_run_test gl ${model})
   set_tests_properties(golden.gl.${model} PROPERTIES ENVIRONMENT "${TFJSI_TEST_ENV}")
 endforeach()

@@ -8,11 +8,12 @@ target_link_libraries(runtime_engine PRIVATE tfjsi_runtime_testutil)
 target_link_libraries(runtime_executor PRIVATE tfjsi_runtime_testutil)
 set_target_properties(runtime_engine runtime_executor PROPERTIES AUTOMOC ON)
 
-# Every corpus model end to end on cpu, one CTest each (runtime_run.MODEL).
+# Every corpus model end to end on cpu, one CTest each (runtime_run.MODEL; under the sanitizers
+# the models of TFJSI_RUN_MODELS, see corpus.cmake).
 add_executable(runtime_corpus_run ${CMAKE_CURRENT_LIST_DIR}/corpus_run_test.cpp)
 target_link_libraries(runtime_corpus_run PRIVATE tfjsi_testsupport)
 set_target_properties(runtime_corpus_run PROPERTIES AUTOMOC ON)
-tfjsi_add_model_tests(runtime_run runtime_corpus_run ${TFJSI_CORPUS_MODELS})
+tfjsi_add_model_tests(runtime_run runtime_corpus_run ${TFJSI_RUN_MODELS})
 
 tfjsi_add_suite(runtime_buffer_pool ${CMAKE_CURRENT_LIST_DIR}/buffer_pool_test.cpp)
 set_target_properties(runtime_buffer_pool PROPERTIES AUTOMOC ON)

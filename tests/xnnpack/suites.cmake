@@ -10,7 +10,7 @@ target_link_libraries(xnnpack_subgraph_test PRIVATE tfjsi_runtime_testutil)
 set_target_properties(xnnpack_kernels_test xnnpack_cache_test xnnpack_subgraph_test
   PROPERTIES AUTOMOC ON)
 
-foreach(model ${TFJSI_CORPUS_MODELS} ${TFJSI_LAYERS_MODELS})
+foreach(model ${TFJSI_RUN_MODELS} ${TFJSI_LAYERS_MODELS})
   add_test(NAME golden.xnnpack.${model} COMMAND golden_run_test xnnpack ${model})
   set_tests_properties(golden.xnnpack.${model} PROPERTIES ENVIRONMENT "${TFJSI_TEST_ENV}")
 endforeach()
