@@ -33,11 +33,12 @@ commands:
                                            every node against cpu; divergent nodes re-run
                                            alone on cpu's inputs
   quantize MODEL --dtype float16|uint16|uint8 [--keep-float GLOB]... --out DIR
-           [--input ...] [--json]      weights quantized as tensorflowjs_converter does
-                                           (uint8/uint16 affine, 0 exact; float16); float32
-                                           weights only; GLOB (fnmatch, as the converter's
-                                           patterns) names weights kept float32; reports the
-                                           output drift on cpu
+           [--input ...] [--json]          a bundle with its float32 weights quantized as
+                                           tensorflowjs_converter does (uint8/uint16 affine
+                                           with 0 exact, float16; 4 MiB shards); GLOB, a
+                                           shell-style glob on weight names (fnmatch, as the
+                                           converter's), keeps weights float32; DIR new or
+                                           empty; reports the output drift on cpu
   quantize MODEL --advise [--tolerance T] [--candidates K] [--input ...] [--json]
                                            drift of each dtype, the weight groups whose float32
                                            keeping recovers it (K best-ranked groups tried,

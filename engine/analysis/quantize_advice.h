@@ -6,10 +6,11 @@
 //
 // A weight group is the weights one op reads: for graph models the float32 Const inputs of one
 // node (a weight read by several nodes belongs to the first), for layers models one layer's
-// weights. The search runs at most 1 + 2K models per dtype (K = `candidates`): the K groups whose
-// quantized weights are furthest from their float values (relative RMS error) are each measured
-// kept alone; then, best first, each is added to the kept set when it lowers the drift, until the
-// drift is within tolerance.
+// weights. The search runs at most 2K quantized models per dtype (K = `candidates`), besides the
+// one float32 run: the K groups whose quantized weights are furthest from their float values
+// (relative RMS error) are each measured kept alone (K runs, after the all-quantized one); then,
+// best first, each is added to the kept set when it lowers the drift (at most K - 1 more runs),
+// until the drift is within tolerance. A dtype within tolerance as it is is not searched.
 #pragma once
 
 #include <cstdint>

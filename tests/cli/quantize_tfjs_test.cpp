@@ -1,8 +1,8 @@
 // Bundles written by `tfjsi quantize` in real TF.js 4.22 (issue #23). For a corpus graph model and
 // a reference layers model, each dtype: TF.js loads the bundle and runs it on the golden inputs;
 // our cpu outputs on the same bundle match TF.js's within DESIGN.md's tolerance; TF.js's own drift
-// (quantized against its float outputs, the golden ones) is the drift `quantize` reported, within
-// 10% or 1e-5; uint8 shards are at most 0.3x the float32 ones.
+// (quantized against its float outputs, the golden ones) is the drift `quantize` and
+// `quantize --advise` reported, within 10% or 1e-5; uint8 shards are at most 0.3x the float32 ones.
 #include <QProcess>
 #include <QtTest>
 #include <cmath>
@@ -152,6 +152,16 @@ class QuantizeTfjsTest : public QObject {
         std::abs(tfjs_drift - reported) <= std::max(0.1 * reported, 1e-5),
         qPrintable(
             QString("%1: TF.js drift %2, reported %3").arg(dtype).arg(tfjs_drift).arg(reported)));
+    // ... and what --advise reported for this dtype with no weight kept float32.
+    const json advice =
+        tfjsi_ok(QStringList{"quantize", q(src), "--advise", "--json"} << ours).json();
+    double advised = -1;
+    for (const auto& o : advice["options"])
+      if (o["dtype"] == dtype.toStdString() && o["kept_groups"].empty()) advised = o["drift"];
+    QVERIFY2(
+        std::abs(tfjs_drift - advised) <= std::max(0.1 * advised, 1e-5),
+        qPrintable(
+            QString("%1: TF.js drift %2, advised %3").arg(dtype).arg(tfjs_drift).arg(advised)));
     qInfo("%s %s: drift reported %g, in TF.js %g; ours vs TF.js %g; %zu of %zu float32 bytes",
           qPrintable(model), qPrintable(dtype), reported, tfjs_drift, ours_vs_tfjs,
           report["bytes"].get<std::size_t>(), report["float_bytes"].get<std::size_t>());
