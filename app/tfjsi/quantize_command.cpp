@@ -118,27 +118,37 @@ int quantize_command(std::span<const std::string> argv) {
       if (analysis::glob_matches(p, w.name)) return true;
     return false;
   };
+  const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));  // before writing
   const analysis::QuantizedBundle q = analysis::quantize_bundle(m.bundle, dtype, keep);
+  for (const auto& name : q.not_quantizable)
+    std::cerr << "tfjsi: warning: weight '" << terminal_safe(name) << "' holds a NaN or an "
+              << "infinity, which " << *dtype_arg << " cannot represent: left float32\n";
   prepare_out(out, m.bundle);
   const std::uint64_t written = analysis::write_quantized_bundle(m.bundle, q, out);
 
   // The drift is measured on the bundle as written, read back by the loader TF.js's rules shape.
   const LoadedModel back = load_model(out.string());
   auto engine = make_cpu_engine(args);
-  const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));
-  const double drift =
-      analysis::output_drift(runtime::Executor(*engine, *m.graph).run(inputs.tensors),
-                             runtime::Executor(*engine, *back.graph).run(inputs.tensors));
+  double drift = 0;
+  try {
+    drift = analysis::output_drift(runtime::Executor(*engine, *m.graph).run(inputs.tensors),
+                                   runtime::Executor(*engine, *back.graph).run(inputs.tensors));
+  } catch (const ModelError& e) {
+    throw ModelError("the bundle is written in " + out.string() +
+                     ", but running the model on cpu to measure its drift failed (give inputs "
+                     "with --input?): " +
+                     e.what());
+  }
 
   std::size_t quantized = 0, untouched = 0;
   nlohmann::json kept = nlohmann::json::array();
   for (std::size_t i = 0; i < m.bundle.weights.size(); ++i) {
     if (q.weights[i])
       ++quantized;
-    else if (m.bundle.weights[i].dtype == DType::Float32)
-      kept.push_back(m.bundle.weights[i].name);
-    else
+    else if (m.bundle.weights[i].dtype != DType::Float32)
       ++untouched;
+    else if (keep(m.bundle.weights[i]))
+      kept.push_back(m.bundle.weights[i].name);
   }
   nlohmann::json j;
   j["model"] = m.bundle.model_json.string();
@@ -148,7 +158,10 @@ int quantize_command(std::span<const std::string> argv) {
   j["float_bytes"] = q.float_bytes;
   j["drift"] = analysis::json_number(drift);
   j["inputs"] = inputs.generated.size() == m.graph->inputs.size() ? "deterministic" : "files";
-  j["weights"] = {{"quantized", quantized}, {"kept_float", kept}, {"untouched", untouched}};
+  j["weights"] = {{"quantized", quantized},
+                  {"kept_float", kept},
+                  {"not_quantizable", q.not_quantizable},
+                  {"untouched", untouched}};
   j["shards"] = nlohmann::json::array();
   for (const auto& s : back.bundle.shards) j["shards"].push_back(s.manifest_path);
   if (args.flag("json")) {
@@ -158,6 +171,9 @@ int quantize_command(std::span<const std::string> argv) {
   std::cout << "Quantized " << m.bundle.model_json.string() << " to " << *dtype_arg << " in "
             << out.string() << "/\n"
             << "  weights: " << quantized << " quantized, " << kept.size() << " kept float32, "
+            << (q.not_quantizable.empty()
+                    ? std::string()
+                    : std::to_string(q.not_quantizable.size()) + " left float32 (NaN or inf), ")
             << untouched << " left as stored (not float32)\n"
             << "  shards:  " << human_bytes(written) << " in " << back.bundle.shards.size()
             << " file(s); float32 would be " << human_bytes(q.float_bytes) << " ("

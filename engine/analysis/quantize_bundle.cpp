@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "core/error.h"
@@ -16,6 +17,12 @@ std::uint64_t float32_bytes(const model::Weight& w) {
 
 bool is_float32(const model::Weight& w) {
   return w.dtype == DType::Float32;
+}
+
+bool all_finite(const HostTensor& t) {
+  for (const float v : t.values<float>())
+    if (!std::isfinite(v)) return false;
+  return true;
 }
 
 // The bytes a weight left alone takes: as stored, or as plain float32 when it was quantized in
@@ -54,6 +61,10 @@ QuantizedBundle quantize_bundle(const model::Bundle& bundle, model::Quantization
     const model::Weight& w = bundle.weights[i];
     q.float_bytes += unquantized_bytes(w);
     if (!is_float32(w) || (keep_float && keep_float(w))) continue;
+    if (dtype != model::Quantization::Float16 && !all_finite(w.value)) {
+      q.not_quantizable.push_back(w.name);
+      continue;
+    }
     q.weights[i] = std::make_shared<const QuantizedWeight>(quantize_weight(w.value, dtype, w.name));
   }
   recount_bytes(bundle, q);

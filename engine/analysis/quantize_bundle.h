@@ -28,6 +28,9 @@ struct QuantizedBundle {
   // Aligned with bundle.weights: the quantized form of each weight that is quantized; null for a
   // float32 weight kept float32 and for every weight of another dtype.
   std::vector<std::shared_ptr<const QuantizedWeight>> weights;
+  // float32 weights that hold a NaN or an infinity, left float32 under uint8/uint16: an affine
+  // range cannot hold them (the converter would write a NaN scale). Float16 keeps them.
+  std::vector<std::string> not_quantizable;
   std::uint64_t bytes = 0;        // the shards' size once written
   std::uint64_t float_bytes = 0;  // the same with every float32 weight stored as float32
 };

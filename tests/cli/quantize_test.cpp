@@ -4,6 +4,7 @@
 // leaves weights float32 byte for byte; shards are cut at 4 MiB; bad input is refused with the
 // contract's exit codes; --advise measures what it promises.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -158,7 +159,8 @@ class QuantizeTest : public QObject {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("dtype");
     for (const char* m : {"emotion", "layers/seq_cnn"})
-      for (const char* d : {"uint8", "uint16", "float16"}) QTest::newRow(d) << m << d;
+      for (const char* d : {"uint8", "uint16", "float16"})
+        QTest::newRow((std::string(m) + " " + d).c_str()) << m << d;
   }
   void followsTheConverter() {
     QFETCH(QString, model);
@@ -289,6 +291,39 @@ class QuantizeTest : public QObject {
         QVERIFY2(after[i].entry["quantization"]["dtype"] == "uint8", name.c_str());
       }
     }
+  }
+
+  // An affine range cannot hold -inf (faceboxes' NMS score threshold): such a weight stays
+  // float32, said on stderr, and the rest is quantized.
+  void leavesNonFiniteWeightsFloat32() {
+    tfjsi::test::TempDir tmp;
+    const fs::path src = tfjsi::test::corpus_model("faceboxes"), out = tmp.path / "q";
+    const auto r = tfjsi::test::run_tfjsi(
+        {"quantize", q(src), "--dtype", "uint8", "--out", q(out), "--json"}, 600000);
+    QVERIFY2(!r.crashed && r.exit_code == 0, r.err.constData());
+    QVERIFY2(r.err.contains("holds a NaN or an infinity"), r.err.constData());
+    const auto report = r.json();
+    QVERIFY(!report["weights"]["not_quantizable"].empty());
+    // faceboxes is stored quantized: its float values are what the loader decodes.
+    const tfjsi::model::Bundle original = tfjsi::model::load_bundle(src);
+    const auto after = raw_weights(out / "model.json");
+    std::size_t nonfinite = 0;
+    for (const auto& w : after) {
+      const tfjsi::model::Weight* o = original.find_weight(w.entry["name"].get<std::string>());
+      QVERIFY(o);
+      if (o->dtype != tfjsi::DType::Float32) continue;
+      const std::vector<float> x = floats_of(o->value);
+      if (std::all_of(x.begin(), x.end(), [](float v) { return std::isfinite(v); })) {
+        QVERIFY(w.entry.contains("quantization"));
+        continue;
+      }
+      ++nonfinite;
+      QVERIFY(!w.entry.contains("quantization"));
+      QCOMPARE(w.entry["dtype"].get<std::string>(), std::string("float32"));
+      QCOMPARE(w.bytes.size(), x.size() * 4);
+      QVERIFY(std::memcmp(w.bytes.data(), x.data(), w.bytes.size()) == 0);
+    }
+    QVERIFY(nonfinite > 0);
   }
 
   void refusesBadInput() {
