@@ -126,7 +126,8 @@ int quantize_command(std::span<const std::string> argv) {
   prepare_out(out, m.bundle);
   const std::uint64_t written = analysis::write_quantized_bundle(m.bundle, q, out);
 
-  // The drift is measured on the bundle as written, read back by the loader TF.js's rules shape.
+  // The drift is measured on the bundle as written, read back by our loader (which decodes as
+  // TF.js does).
   const LoadedModel back = load_model(out.string());
   auto engine = make_cpu_engine(args);
   double drift = 0;

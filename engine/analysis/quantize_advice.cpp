@@ -13,6 +13,10 @@
 namespace tfjsi::analysis {
 namespace {
 
+// A group is kept only when it takes at least 1% off the drift: outputs that move in steps (the
+// top-k of a detector reordered) can otherwise gain 1e-6 from each of many groups.
+constexpr double kMinGain = 0.99;
+
 constexpr model::Quantization kDtypes[] = {model::Quantization::Float16,
                                            model::Quantization::Uint16, model::Quantization::Uint8};
 
@@ -171,7 +175,7 @@ QuantizeAdvice advise_quantization(runtime::Engine& engine, const model::Bundle&
       next.push_back(g);
       const QuantizedBundle q = without(all, next);
       const double drift = kept.empty() ? drift_alone : measure(q);
-      if (!(drift < current)) continue;
+      if (!(drift < kMinGain * current)) continue;  // noise, or a change of a few ulps
       kept = std::move(next);
       current = drift;
       option(q, kept, drift);

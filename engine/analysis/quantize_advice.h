@@ -9,7 +9,8 @@
 // weights. The search runs at most 2K quantized models per dtype (K = `candidates`), besides the
 // one float32 run: the K groups whose quantized weights are furthest from their float values
 // (relative RMS error) are each measured kept alone (K runs, after the all-quantized one); then,
-// best first, each is added to the kept set when it lowers the drift (at most K - 1 more runs),
+// best first, each is added to the kept set when it lowers the drift by 1% or more (at most
+// K - 1 more runs),
 // until the drift is within tolerance. A dtype within tolerance as it is is not searched.
 #pragma once
 
