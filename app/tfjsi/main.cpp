@@ -32,6 +32,18 @@ commands:
            [--precision fp32|fp16] [--no-isolate]
                                            every node against cpu; divergent nodes re-run
                                            alone on cpu's inputs
+  quantize MODEL --dtype float16|uint16|uint8 [--keep-float GLOB]... --out DIR
+           [--input ...] [--json]          a bundle with its float32 weights quantized as
+                                           tensorflowjs_converter does (uint8/uint16 affine
+                                           with 0 exact, float16; 4 MiB shards); GLOB, a
+                                           shell-style glob on weight names (fnmatch, as the
+                                           converter's), keeps weights float32; DIR new or
+                                           empty; reports the output drift on cpu
+  quantize MODEL --advise [--tolerance T] [--candidates K] [--input ...] [--json]
+                                           drift of each dtype, the weight groups whose float32
+                                           keeping recovers it (K best-ranked groups tried,
+                                           default 8; T default 0.01), the smallest bundle
+                                           within T and the command that writes it
   env      [--json] [--flag NAME=VALUE]... backends (available or why not) and flags
   help                                     this text
 
@@ -51,7 +63,7 @@ constexpr Command kCommands[] = {
     {"info", tfjsi::cli::info_command},       {"run", tfjsi::cli::run_command},
     {"bench", tfjsi::cli::bench_command},     {"memcheck", tfjsi::cli::memcheck_command},
     {"env", tfjsi::cli::env_command},         {"check-fp16", tfjsi::cli::check_fp16_command},
-    {"compare", tfjsi::cli::compare_command},
+    {"compare", tfjsi::cli::compare_command}, {"quantize", tfjsi::cli::quantize_command},
 };
 
 }  // namespace

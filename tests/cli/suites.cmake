@@ -22,3 +22,11 @@ endforeach()
 # inputs, non-finite references, unknown dtypes, duplicate keys, .npy trailing bytes.
 tfjsi_add_suite(hostile_cli_test ${CMAKE_CURRENT_LIST_DIR}/hostile_cli_test.cpp)
 add_dependencies(hostile_cli_test tfjsi)
+
+# tfjsi quantize (issue #23): the converter's formulas recomputed, --keep-float, 4 MiB shards, bad
+# input, --advise's recommendation written and measured; and the quantized bundles run in real
+# TF.js 4.22 (tests/reference's node_modules) against our cpu outputs on the same bundle.
+tfjsi_add_suite(quantize_test ${CMAKE_CURRENT_LIST_DIR}/quantize_test.cpp)
+add_dependencies(quantize_test tfjsi)
+tfjsi_add_suite(quantize_tfjs_test ${CMAKE_CURRENT_LIST_DIR}/quantize_tfjs_test.cpp)
+add_dependencies(quantize_tfjs_test tfjsi)

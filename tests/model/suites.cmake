@@ -24,3 +24,8 @@ set_target_properties(model_limits PROPERTIES AUTOMOC ON)
 # model's outputs (shards are read at load, not mapped); one short at load is refused by name.
 tfjsi_add_suite(model_shard_fault ${CMAKE_CURRENT_LIST_DIR}/shard_fault_test.cpp)
 set_target_properties(model_shard_fault PROPERTIES AUTOMOC ON)
+
+# Writing quantized bundles (tfjsi quantize, issue #23): other dtypes byte for byte, groups kept.
+tfjsi_add_suite(model_bundle_writer ${CMAKE_CURRENT_LIST_DIR}/bundle_writer_test.cpp)
+target_link_libraries(model_bundle_writer PRIVATE tfjsi_model_testutil)
+set_target_properties(model_bundle_writer PROPERTIES AUTOMOC ON)
