@@ -1,7 +1,10 @@
 // Convolutions, pooling, matrix products, resizing, space/depth/batch shuffles, TopK, NMS.
 #include <algorithm>
+#include <optional>
 
+#include "core/error.h"
 #include "graph/shape_rules.h"
+#include "ops/window.h"
 
 namespace tfjsi::graph::detail {
 namespace {
@@ -17,48 +20,41 @@ Layout layout_of(const InferContext& c) {
   return {c.string_attr("data_format", "NHWC") == "NCHW"};
 }
 
-// One spatial output size. -1 when something it needs is unknown.
-std::int64_t window_out(std::int64_t in, std::int64_t k, std::int64_t stride, std::int64_t dilation,
-                        const std::string& padding, std::int64_t pad_before,
-                        std::int64_t pad_after) {
-  if (in < 0 || stride <= 0 || in > (std::int64_t{1} << 62)) return -1;
-  if (padding == "SAME") return in / stride + (in % stride != 0 ? 1 : 0);
-  if (k < 1) return -1;
-  const std::int64_t eff = dim_add(dim_mul(k - 1, std::max<std::int64_t>(dilation, 1)), 1);
-  const std::int64_t span =
-      padding == "EXPLICIT" ? dim_add(dim_add(in, pad_before), pad_after) : in;
-  if (padding != "VALID" && padding != "EXPLICIT") return -1;
-  if (eff < 0 || span < 0) return -1;
-  if (span < eff) return 0;
-  return (span - eff) / stride + 1;
+// One spatial output size (ops/window.h): -1 when something it needs is unknown or too large.
+std::int64_t window_out(ops::Padding padding, std::int64_t in, std::int64_t k, std::int64_t stride,
+                        std::int64_t dilation, std::int64_t pad_before, std::int64_t pad_after) {
+  if (in < 0 || in > (std::int64_t{1} << 62)) return -1;
+  if (padding == ops::Padding::Same) return ops::output_size(padding, in, 1, stride);
+  const std::int64_t eff = dim_add(dim_mul(k - 1, dilation), 1);
+  if (k < 1 || eff < 0 || dim_add(dim_add(in, pad_before), pad_after) < 0) return -1;
+  return ops::output_size(padding, in, eff, stride, pad_before, pad_after);
 }
 
-std::int64_t at(const std::vector<std::int64_t>& v, int i, std::int64_t fallback) {
-  return i >= 0 && static_cast<std::size_t>(i) < v.size() ? v[static_cast<std::size_t>(i)]
-                                                          : fallback;
-}
-
-// Conv2D-like and pooling ops: `kernel` gives the window (kh, kw), `channels` the output depth.
+// Conv2D-like and pooling ops: `kh`, `kw` give a convolution's filter size (pools read ksize),
+// `channels` the output depth.
 void windowed(InferContext& c, std::int64_t kh, std::int64_t kw, std::int64_t channels) {
-  const Layout l = layout_of(c);
   const PartialShape x = with_rank(c.shape(0), 4);
-  if (!x.rank_known || x.dims.size() != 4) {
+  std::optional<ops::WindowAttrs> a;
+  try {
+    a = ops::window_attrs(c.node);
+  } catch (const ModelError&) {
+    // Static inference never rejects a model: the kernel does, with the same message.
+  }
+  if (!x.rank_known || x.dims.size() != 4 || !a) {
     c.set(0, c.t(), PartialShape::unknown());
     return;
   }
-  const auto strides = c.ints_attr("strides");
-  const auto dilations = c.ints_attr("dilations");
-  const auto padding = c.string_attr("padding", "VALID");
-  const auto explicit_pads = c.ints_attr("explicit_paddings");
+  const Layout l{a->format == ops::DataFormat::Nchw};
+  if (ops::is_pool(c.node.op)) kh = a->k_h, kw = a->k_w;
   std::vector<std::int64_t> out(4, -1);
   out[0] = x.dims[0];
   out[static_cast<std::size_t>(l.ch())] = channels;
-  out[static_cast<std::size_t>(l.h())] = window_out(
-      x.dims[static_cast<std::size_t>(l.h())], kh, at(strides, l.h(), 1), at(dilations, l.h(), 1),
-      padding, at(explicit_pads, 2 * l.h(), 0), at(explicit_pads, 2 * l.h() + 1, 0));
-  out[static_cast<std::size_t>(l.w())] = window_out(
-      x.dims[static_cast<std::size_t>(l.w())], kw, at(strides, l.w(), 1), at(dilations, l.w(), 1),
-      padding, at(explicit_pads, 2 * l.w(), 0), at(explicit_pads, 2 * l.w() + 1, 0));
+  out[static_cast<std::size_t>(l.h())] =
+      window_out(a->padding, x.dims[static_cast<std::size_t>(l.h())], kh, a->stride_h, a->dil_h,
+                 a->pad_top, a->pad_bottom);
+  out[static_cast<std::size_t>(l.w())] =
+      window_out(a->padding, x.dims[static_cast<std::size_t>(l.w())], kw, a->stride_w, a->dil_w,
+                 a->pad_left, a->pad_right);
   c.set(0, c.t(), PartialShape::of(std::move(out)));
 }
 
@@ -78,11 +74,10 @@ void depthwise(InferContext& c) {
 
 void pool(InferContext& c) {
   const Layout l = layout_of(c);
-  const auto ksize = c.ints_attr("ksize");
   const PartialShape x = with_rank(c.shape(0), 4);
   const std::int64_t ch =
       x.rank_known && x.dims.size() == 4 ? x.dims[static_cast<std::size_t>(l.ch())] : -1;
-  windowed(c, at(ksize, l.h(), -1), at(ksize, l.w(), -1), ch);
+  windowed(c, -1, -1, ch);
 }
 
 void conv2d_backprop_input(InferContext& c) {

@@ -8,16 +8,16 @@
 #include "backends/cpu/fused_activation.h"
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/nn_util.h"
-#include "backends/cpu/window.h"
+#include "ops/window.h"
 
 namespace tfjsi::cpu {
 
 namespace {
 
-void conv2d_nhwc(const float* x, const float* filter, const Window& g, std::int64_t channels,
-                 std::int64_t out_channels, float* out, const Epilogue& epilogue,
-                 pthreadpool_t pool) {
-  const std::int64_t m = g.batch * g.out_h * g.out_w;
+void conv2d_nhwc(const float* x, const float* filter, const ops::Window& g, std::int64_t batch,
+                 std::int64_t channels, std::int64_t out_channels, float* out,
+                 const Epilogue& epilogue, pthreadpool_t pool) {
+  const std::int64_t m = batch * g.out_h * g.out_w;
   const std::int64_t k = g.k_h * g.k_w * channels;
   GemmB b{filter, out_channels, false};
   GemmA a;
@@ -67,16 +67,17 @@ std::vector<HostTensor> conv2d(const KernelContext& ctx, bool fused) {
     nn::fail(node, "filter " + shape_to_string(f.shape) + " expects " + std::to_string(f.shape[2]) +
                        " input channels, the input " + shape_to_string(x.shape) + " has " +
                        std::to_string(channels));
-  const Window g = make_window(node, x.shape[0], x.shape[1], x.shape[2], f.shape[0], f.shape[1]);
-  HostTensor out = nn::new_output_uninitialized(node, {g.batch, g.out_h, g.out_w, out_channels});
+  const ops::Window g = ops::window(node, x.shape, f.shape);
+  const std::int64_t batch = x.shape[0];
+  HostTensor out = nn::new_output_uninitialized(node, {batch, g.out_h, g.out_w, out_channels});
   float* o = out.mutable_values<float>().data();
   if (!fused) {
-    conv2d_nhwc(x.values<float>().data(), f.values<float>().data(), g, channels, out_channels, o,
-                Epilogue{}, ctx.pool);
+    conv2d_nhwc(x.values<float>().data(), f.values<float>().data(), g, batch, channels,
+                out_channels, o, Epilogue{}, ctx.pool);
   } else {
     const FusedOps ops(ctx, out.shape);
-    conv2d_nhwc(x.values<float>().data(), f.values<float>().data(), g, channels, out_channels, o,
-                ops.per_channel() ? ops.epilogue() : Epilogue{}, ctx.pool);
+    conv2d_nhwc(x.values<float>().data(), f.values<float>().data(), g, batch, channels,
+                out_channels, o, ops.per_channel() ? ops.epilogue() : Epilogue{}, ctx.pool);
     if (!ops.per_channel()) ops.apply_all(out.mutable_values<float>());
   }
   std::vector<HostTensor> result;

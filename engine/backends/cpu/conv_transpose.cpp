@@ -9,7 +9,7 @@
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/simd.h"
-#include "backends/cpu/window.h"
+#include "ops/window.h"
 
 namespace tfjsi::cpu {
 
@@ -18,7 +18,7 @@ namespace {
 // Sums into result row iy (of one batch item) the contributions in `cols`, which holds, for each
 // out_backprop pixel, k_h * k_w * C values.
 TFJSI_HOT_CLONES
-void gather_row(const Window& g, std::int64_t channels, const float* cols, std::int64_t iy,
+void gather_row(const ops::Window& g, std::int64_t channels, const float* cols, std::int64_t iy,
                 float* out_row) {
   const std::int64_t C = channels, taps = g.k_h * g.k_w;
   for (std::int64_t ix = 0; ix < g.in_w; ++ix) {
@@ -66,8 +66,8 @@ std::vector<HostTensor> kernel_conv2d_backprop_input(const KernelContext& ctx) {
     nn::fail(node, "input_sizes " + shape_to_string(sizes) + ", filter " +
                        shape_to_string(f.shape) + " and out_backprop " + shape_to_string(dy.shape) +
                        " do not agree");
-  // TF.js ignores the dilations attribute here; so do we, to match it.
-  const Window g = make_window(node, sizes[0], sizes[1], sizes[2], f.shape[0], f.shape[1], nullptr);
+  // The window of the forward convolution whose input gradient this is (no dilations, as TF.js).
+  const ops::Window g = ops::window(node, sizes, f.shape);
   if (g.out_h != dy.shape[1] || g.out_w != dy.shape[2])
     nn::fail(node, "out_backprop " + shape_to_string(dy.shape) +
                        " is not the size a convolution of " + shape_to_string(sizes) +
@@ -78,7 +78,7 @@ std::vector<HostTensor> kernel_conv2d_backprop_input(const KernelContext& ctx) {
   std::vector<float> cols(static_cast<std::size_t>(pixels * width));
   const GemmB b{f.values<float>().data(), out_c, true};
   float* o = out.mutable_values<float>().data();
-  for (std::int64_t n = 0; n < g.batch; ++n) {
+  for (std::int64_t n = 0; n < sizes[0]; ++n) {
     const GemmA a{dy.values<float>().data() + n * pixels * out_c, out_c, false, {}};
     gemm(pixels, width, out_c, a, b, cols.data(), width, Epilogue{}, ctx.pool);
     const double work =

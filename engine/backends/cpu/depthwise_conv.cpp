@@ -8,7 +8,7 @@
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/simd.h"
-#include "backends/cpu/window.h"
+#include "ops/window.h"
 
 namespace tfjsi::cpu {
 
@@ -17,7 +17,7 @@ namespace {
 struct DepthwiseArgs {
   const float* x;
   const float* filter;
-  Window g;
+  ops::Window g;
   std::int64_t channels, multiplier;
   float* out;
   Epilogue epilogue;
@@ -26,7 +26,7 @@ struct DepthwiseArgs {
 // One output row (batch n, output row oy).
 TFJSI_HOT_CLONES
 void depthwise_row(const DepthwiseArgs& a, std::int64_t n, std::int64_t oy) {
-  const Window& g = a.g;
+  const ops::Window& g = a.g;
   const std::int64_t C = a.channels, M = a.multiplier, CM = C * M;
   const std::int64_t y0 = oy * g.stride_h - g.pad_top;
   // Filter rows that land inside the input.
@@ -88,9 +88,10 @@ std::vector<HostTensor> depthwise(const KernelContext& ctx, bool fused) {
     nn::fail(node, "filter " + shape_to_string(f.shape) + " expects " + std::to_string(f.shape[2]) +
                        " input channels, the input " + shape_to_string(x.shape) + " has " +
                        std::to_string(channels));
-  const Window g = make_window(node, x.shape[0], x.shape[1], x.shape[2], f.shape[0], f.shape[1]);
+  const ops::Window g = ops::window(node, x.shape, f.shape);
+  const std::int64_t batch = x.shape[0];
   HostTensor out =
-      nn::new_output_uninitialized(node, {g.batch, g.out_h, g.out_w, channels * f.shape[3]});
+      nn::new_output_uninitialized(node, {batch, g.out_h, g.out_w, channels * f.shape[3]});
   DepthwiseArgs args{x.values<float>().data(),
                      f.values<float>().data(),
                      g,
@@ -104,7 +105,7 @@ std::vector<HostTensor> depthwise(const KernelContext& ctx, bool fused) {
     if (ops->per_channel()) args.epilogue = ops->epilogue();
   }
   const double work = static_cast<double>(out.num_elements()) * static_cast<double>(g.k_h * g.k_w);
-  parallel_for(pool_for_work(ctx.pool, work), static_cast<std::size_t>(g.batch * g.out_h),
+  parallel_for(pool_for_work(ctx.pool, work), static_cast<std::size_t>(batch * g.out_h),
                [&](std::size_t row) {
                  depthwise_row(args, static_cast<std::int64_t>(row) / g.out_h,
                                static_cast<std::int64_t>(row) % g.out_h);

@@ -6,7 +6,7 @@
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/simd.h"
-#include "backends/cpu/window.h"
+#include "ops/window.h"
 
 namespace tfjsi::cpu {
 
@@ -16,7 +16,7 @@ enum class Pool { Max, Avg };
 
 // One output row (batch n, output row oy).
 TFJSI_HOT_CLONES
-void pool_row(Pool kind, const Window& g, std::int64_t C, const float* x, float* out,
+void pool_row(Pool kind, const ops::Window& g, std::int64_t C, const float* x, float* out,
               std::int64_t n, std::int64_t oy) {
   const std::int64_t y0 = oy * g.stride_h - g.pad_top;
   const std::int64_t ya = std::max<std::int64_t>(0, y0), yb = std::min(g.in_h, y0 + g.k_h);
@@ -64,19 +64,14 @@ std::vector<HostTensor> pool(const KernelContext& ctx, Pool kind) {
   nn::expect_inputs(ctx, 1, 1);
   const HostTensor& x = nn::float_input(ctx, 0, 4, "input");
   nn::expect_nhwc(node);
-  const std::vector<std::int64_t> ksize = nn::int_list_attr(node, "ksize");
-  if (ksize.size() != 4 || ksize[0] != 1 || ksize[3] != 1)
-    nn::fail(node, "ksize must be [1, h, w, 1]");
-  if (nn::string_attr(node, "padding", "VALID") == "EXPLICIT")
-    nn::fail(node, "EXPLICIT padding is not supported for pooling (nor by TF.js)");
-  const Window g =
-      make_window(node, x.shape[0], x.shape[1], x.shape[2], ksize[1], ksize[2], nullptr);
+  const ops::Window g = ops::window(node, x.shape);
+  const std::int64_t batch = x.shape[0];
   const std::int64_t C = x.shape[3];
-  HostTensor out = nn::new_output_uninitialized(node, {g.batch, g.out_h, g.out_w, C});
+  HostTensor out = nn::new_output_uninitialized(node, {batch, g.out_h, g.out_w, C});
   const float* xp = x.values<float>().data();
   float* op = out.mutable_values<float>().data();
   const double work = static_cast<double>(out.num_elements()) * static_cast<double>(g.k_h * g.k_w);
-  parallel_for(pool_for_work(ctx.pool, work), static_cast<std::size_t>(g.batch * g.out_h),
+  parallel_for(pool_for_work(ctx.pool, work), static_cast<std::size_t>(batch * g.out_h),
                [&](std::size_t row) {
                  pool_row(kind, g, C, xp, op, static_cast<std::int64_t>(row) / g.out_h,
                           static_cast<std::int64_t>(row) % g.out_h);

@@ -144,8 +144,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   if (f[2] != x[3])
     c.fail("filter " + shape_to_string(f) + " does not match the input channels of " +
            shape_to_string(x));
-  const Window w = window(c, x[1], x[2], f[0], f[1], c.int_list("strides", {1, 1, 1, 1}),
-                          c.int_list("dilations", {1, 1, 1, 1}));
+  const ops::Window w = ops::window(c.node(), x, f);
   const Shape out_shape{x[0], w.out_h, w.out_w, f[3]};
   require_loops_fit(c, conv_iterations(f[0], f[1], f[2]),
                     "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window over " +
@@ -202,8 +201,7 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
   if (f[2] != x[3])
     c.fail("filter " + shape_to_string(f) + " does not match the input channels of " +
            shape_to_string(x));
-  const Window w = window(c, x[1], x[2], f[0], f[1], c.int_list("strides", {1, 1, 1, 1}),
-                          c.int_list("dilations", {1, 1, 1, 1}));
+  const ops::Window w = ops::window(c.node(), x, f);
   const Shape out_shape{x[0], w.out_h, w.out_w, f[2] * f[3]};
   require_loops_fit(c, nested_iterations(f[0], f[1]),
                     "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window");
@@ -253,11 +251,8 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
   if (f[2] != out_shape[3] || f[3] != dy[3] || dy[0] != out_shape[0])
     c.fail("filter " + shape_to_string(f) + " does not match input_sizes " +
            shape_to_string(out_shape) + " and out_backprop " + shape_to_string(dy));
-  const auto dil = c.int_list("dilations", {1, 1, 1, 1});
-  if (dil.size() == 4 && (dil[1] != 1 || dil[2] != 1)) c.unsupported("dilations other than 1");
-  // The padding of the forward convolution whose input gradient this is.
-  const Window w = window(c, out_shape[1], out_shape[2], f[0], f[1],
-                          c.int_list("strides", {1, 1, 1, 1}), {1, 1, 1, 1});
+  // The window of the forward convolution whose input gradient this is (no dilations, as TF.js).
+  const ops::Window w = ops::window(c.node(), out_shape, f);
   if (w.out_h != dy[1] || w.out_w != dy[2])
     c.fail("out_backprop " + shape_to_string(dy) + " does not match the forward output " +
            std::to_string(w.out_h) + "x" + std::to_string(w.out_w));

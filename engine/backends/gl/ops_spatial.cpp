@@ -13,10 +13,7 @@ std::vector<runtime::TensorView> pool(OpContext& c, bool avg) {
   c.expect_inputs(1, 1);
   const Shape& x = c.shape(0);
   if (x.size() != 4) c.fail("input must have rank 4");
-  const auto k = c.int_list("ksize", {});
-  if (k.size() != 4 || k[0] != 1 || k[3] != 1) c.fail("ksize must be [1, kh, kw, 1]");
-  const Window w =
-      window(c, x[1], x[2], k[1], k[2], c.int_list("strides", {1, 1, 1, 1}), {1, 1, 1, 1});
+  const ops::Window w = ops::window(c.node(), x);
   const Shape out_shape{x[0], w.out_h, w.out_w, x[3]};
   auto out = c.output(out_shape);
   KernelCall call;

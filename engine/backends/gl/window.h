@@ -1,24 +1,16 @@
-// The sliding window of convolutions and pooling: TF's output size and leading padding.
+// The sliding window of convolutions and pooling (ops/window.h) as shader parameters, and the
+// bound on the loops one shader invocation may run.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <string>
-#include <vector>
 
 #include "backends/gl/gl_op.h"
+#include "ops/window.h"
 
 namespace tfjsi::gl {
 
-struct Window {
-  std::int64_t kh, kw, sh, sw, dh, dw, pad_t, pad_l, out_h, out_w;
-};
-
-// For the node's `padding` (SAME, VALID, EXPLICIT with explicit_paddings); strides and dilations
-// in NHWC order (4 values).
-Window window(const OpContext& c, std::int64_t in_h, std::int64_t in_w, std::int64_t kh,
-              std::int64_t kw, const std::vector<std::int64_t>& strides,
-              const std::vector<std::int64_t>& dilations);
 // The loops of one shader invocation, all together, stay under this many iterations: Mesa's
 // llvmpipe stops a shader's loops after 65535 of them, silently (issue #25: 16384 x 16384 pools,
 // a mean over 300 x 300, a sum or softmax over 100000 values all came out wrong with exit code
@@ -37,13 +29,13 @@ inline std::int64_t nested_iterations(std::int64_t outer, std::int64_t inner) {
 void require_loops_fit(OpContext& c, std::int64_t iterations, const std::string& what);
 
 // KH, KW, SH, SW, DH, DW, PAD_T, PAD_L as #defines.
-std::string window_defines(const Window& w);
+std::string window_defines(const ops::Window& w);
 // KH, KW, SH, SW, DH, DW as #defines (the window loops, which llvmpipe unrolls when their sizes
 // are constants, and the strides of the address arithmetic) and the paddings PAD_T, PAD_L as
 // uniforms of `call`: nodes whose windows differ only in padding (SAME on other input sizes) share
 // a program.
-void set_window(KernelCall& call, const Window& w);
+void set_window(KernelCall& call, const ops::Window& w);
 // All eight as uniforms.
-void set_window_uniforms(KernelCall& call, const Window& w);
+void set_window_uniforms(KernelCall& call, const ops::Window& w);
 
 }  // namespace tfjsi::gl

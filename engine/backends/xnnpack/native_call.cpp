@@ -126,6 +126,13 @@ bool nhwc(const graph::Node& node) {
   return f && *f == "NHWC";
 }
 
+std::optional<ops::Window> window_of(const graph::Node& node, const Shape& input,
+                                     const Shape& filter) {
+  auto w = ops::try_window(node, input, filter);
+  if (!w || w->in_h < 1 || w->in_w < 1 || w->out_h < 1 || w->out_w < 1) return std::nullopt;
+  return w;
+}
+
 bool float_output(const graph::Node& node) {
   if (node.outputs.empty() || !node.outputs[0].dtype) return true;
   return *node.outputs[0].dtype == DType::Float32;

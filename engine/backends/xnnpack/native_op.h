@@ -17,6 +17,7 @@
 #include "backends/xnnpack/operator_cache.h"
 #include "core/host_tensor.h"
 #include "graph/ir.h"
+#include "ops/window.h"
 #include "runtime/backend.h"
 
 namespace tfjsi::xnnpack {
@@ -103,6 +104,10 @@ std::optional<std::vector<std::string>> string_list_attr(const graph::Node& node
                                                          std::string_view key);
 // data_format absent or NHWC.
 bool nhwc(const graph::Node& node);
+// The node's window (ops/window.h) over `input` (and `filter`), or nullopt for bad attributes or
+// an empty input or output: the cpu kernel then decides what those mean.
+std::optional<ops::Window> window_of(const graph::Node& node, const Shape& input,
+                                     const Shape& filter = {});
 // The node's first output is float32 as far as shape inference knows (unknown counts as yes).
 bool float_output(const graph::Node& node);
 

@@ -8,7 +8,6 @@
 
 #include "backends/xnnpack/depthwise_rows.h"
 #include "backends/xnnpack/fused_epilogue.h"
-#include "backends/xnnpack/geometry.h"
 #include "backends/xnnpack/ops.h"
 
 namespace tfjsi::xnnpack {
@@ -56,7 +55,7 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
   const std::int64_t k_h = f.shape[0], k_w = f.shape[1];
   if (f.shape[2] != c || n < 1 || c < 1 || f.shape[3] < 1) return std::nullopt;
   const std::int64_t out_c = kind == ConvKind::Regular ? f.shape[3] : c * f.shape[3];
-  const auto g = window_geometry(node, in_h, in_w, k_h, k_w, "dilations", true);
+  const auto g = window_of(node, x.shape, f.shape);
   if (!g) return std::nullopt;
   Fused ep;
   if (fused) {
@@ -75,8 +74,9 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
     a.bias = ep.bias.empty() ? nullptr : ep.bias.data();
     a.out = out.mutable_values<float>().data();
     a.batch = n, a.in_h = in_h, a.in_w = in_w, a.channels = c;
-    a.k_h = k_h, a.k_w = k_w, a.s_h = g->s_h, a.s_w = g->s_w, a.d_h = g->d_h, a.d_w = g->d_w;
-    a.pad_top = g->top, a.pad_left = g->left, a.out_h = g->out_h, a.out_w = g->out_w;
+    a.k_h = k_h, a.k_w = k_w, a.s_h = g->stride_h, a.s_w = g->stride_w, a.d_h = g->dil_h,
+    a.d_w = g->dil_w, a.pad_top = g->pad_top, a.pad_left = g->pad_left, a.out_h = g->out_h,
+    a.out_w = g->out_w;
     a.min = ep.min, a.max = ep.max;
     run_depthwise_rows(a, call.pool);
     if (!apply_post(call, ep, out, out_c)) return std::nullopt;
@@ -84,19 +84,20 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
   }
 
   OperatorCache::Recipe recipe;
-  const std::uint32_t flags = (g->same ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0u) |
+  const bool same = g->padding == ops::Padding::Same;
+  const std::uint32_t flags = (same ? XNN_FLAG_TENSORFLOW_SAME_PADDING : 0u) |
                               (kind == ConvKind::Depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0u);
   // With TF SAME padding XNNPACK works out the pads per input size, so the operator (and its
   // packed weights) serve every input size.
-  const std::int64_t top = g->same ? 0 : g->top, bottom = g->same ? 0 : g->bottom;
-  const std::int64_t left = g->same ? 0 : g->left, right = g->same ? 0 : g->right;
+  const std::int64_t top = same ? 0 : g->pad_top, bottom = same ? 0 : g->pad_bottom;
+  const std::int64_t left = same ? 0 : g->pad_left, right = same ? 0 : g->pad_right;
   recipe.params = {static_cast<std::int64_t>(kind),
                    k_h,
                    k_w,
-                   g->s_h,
-                   g->s_w,
-                   g->d_h,
-                   g->d_w,
+                   g->stride_h,
+                   g->stride_w,
+                   g->dil_h,
+                   g->dil_w,
                    top,
                    bottom,
                    left,
@@ -112,9 +113,10 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
     if (kind == ConvKind::Depthwise) {
       const auto m = static_cast<std::size_t>(f.shape[3]);
       return xnn_create_convolution2d_nhwc_f32(
-          u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h),
-          u(g->d_w), u(c), 1, m, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
-          f.values<float>().data(), nullptr, kNoMin, kNoMax, flags | kYieldWorkers, op);
+          u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->stride_h), u(g->stride_w),
+          u(g->dil_h), u(g->dil_w), u(c), 1, m, static_cast<std::size_t>(c),
+          static_cast<std::size_t>(out_c), f.values<float>().data(), nullptr, kNoMin, kNoMax,
+          flags | kYieldWorkers, op);
     }
     // HWIO -> OHWI.
     const std::int64_t taps = k_h * k_w;
@@ -125,8 +127,8 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
         for (std::int64_t o = 0; o < out_c; ++o)
           ohwi[static_cast<std::size_t>((o * taps + t) * c + i)] = src[(t * c + i) * out_c + o];
     return xnn_create_convolution2d_nhwc_f32(
-        u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h),
-        u(g->d_w), 1, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
+        u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->stride_h), u(g->stride_w),
+        u(g->dil_h), u(g->dil_w), 1, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
         static_cast<std::size_t>(c), static_cast<std::size_t>(out_c), ohwi.data(), nullptr, kNoMin,
         kNoMax, flags | kYieldWorkers, op);
   };
@@ -176,15 +178,19 @@ NativeResult op_conv2d_backprop_input(NativeCall& call) {
       out_c < 1 || out_h > (1 << 24) || out_w > (1 << 24))
     return std::nullopt;
   const std::int64_t k_h = f.shape[0], k_w = f.shape[1];
-  // TF.js ignores dilations here.
-  const auto g = window_geometry(node, out_h, out_w, k_h, k_w, nullptr, false);
-  if (!g || g->out_h != in_h || g->out_w != in_w) return std::nullopt;
-  const std::int64_t adj_h = out_h - ((in_h - 1) * g->s_h + k_h - g->top - g->bottom);
-  const std::int64_t adj_w = out_w - ((in_w - 1) * g->s_w + k_w - g->left - g->right);
-  if (adj_h < 0 || adj_w < 0 || adj_h >= g->s_h || adj_w >= g->s_w) return std::nullopt;
+  // The forward convolution's window (no dilations here, as in TF.js).
+  const auto g = window_of(node, *sizes, f.shape);
+  if (!g || g->padding == ops::Padding::Explicit || g->out_h != in_h || g->out_w != in_w)
+    return std::nullopt;
+  const std::int64_t s_h = g->stride_h, s_w = g->stride_w;
+  const std::int64_t top = g->pad_top, bottom = g->pad_bottom;
+  const std::int64_t left = g->pad_left, right = g->pad_right;
+  const std::int64_t adj_h = out_h - ((in_h - 1) * s_h + k_h - top - bottom);
+  const std::int64_t adj_w = out_w - ((in_w - 1) * s_w + k_w - left - right);
+  if (adj_h < 0 || adj_w < 0 || adj_h >= s_h || adj_w >= s_w) return std::nullopt;
 
   OperatorCache::Recipe recipe;
-  recipe.params = {k_h, k_w, g->s_h, g->s_w, g->top, g->bottom, g->left, g->right, in_c, out_c};
+  recipe.params = {k_h, k_w, s_h, s_w, top, bottom, left, right, in_c, out_c};
   recipe.weights = {f.buffer};
   recipe.weight_bytes = static_cast<std::size_t>(f.num_elements()) * sizeof(float);
   auto create = [&](xnn_operator_t* op) {
@@ -199,8 +205,8 @@ NativeResult op_conv2d_backprop_input(NativeCall& call) {
               src[(t * out_c + o) * in_c + i];
     const auto u = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
     return xnn_create_deconvolution2d_nhwc_f32(
-        u(g->top), u(g->right), u(g->bottom), u(g->left), u(k_h), u(k_w), u(g->s_h), u(g->s_w), 1,
-        1, 1, static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c),
+        u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(s_h), u(s_w), 1, 1, 1,
+        static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c),
         static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c), ohwi.data(), nullptr,
         -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
         kYieldWorkers, op);

@@ -5,7 +5,6 @@
 #include <limits>
 #include <set>
 
-#include "backends/xnnpack/geometry.h"
 #include "backends/xnnpack/ops.h"
 
 namespace tfjsi::xnnpack {
@@ -29,9 +28,7 @@ NativeResult pooling(NativeCall& call, PoolKind kind) {
   const HostTensor& x = call.input(0);
   const std::int64_t n = x.shape[0], in_h = x.shape[1], in_w = x.shape[2], c = x.shape[3];
   if (n < 1 || c < 1) return std::nullopt;
-  const auto ksize = hw_attr(node, "ksize");
-  if (!ksize) return std::nullopt;
-  const auto g = window_geometry(node, in_h, in_w, ksize->first, ksize->second, nullptr, false);
+  const auto g = window_of(node, x.shape);
   if (!g) return std::nullopt;
   // Explicit pads (SAME's included): XNNPACK leaves padded positions out of both the maximum and
   // the average's divisor, as TF does.
@@ -39,21 +36,21 @@ NativeResult pooling(NativeCall& call, PoolKind kind) {
   recipe.params = {static_cast<std::int64_t>(kind),
                    g->k_h,
                    g->k_w,
-                   g->s_h,
-                   g->s_w,
-                   g->top,
-                   g->bottom,
-                   g->left,
-                   g->right,
+                   g->stride_h,
+                   g->stride_w,
+                   g->pad_top,
+                   g->pad_bottom,
+                   g->pad_left,
+                   g->pad_right,
                    c};
   auto create = [&](xnn_operator_t* op) {
     if (kind == PoolKind::Max)
-      return xnn_create_max_pooling2d_nhwc_f32(u(g->top), u(g->right), u(g->bottom), u(g->left),
-                                               u(g->k_h), u(g->k_w), u(g->s_h), u(g->s_w), 1, 1,
-                                               z(c), z(c), z(c), -kInf, kInf, kYieldWorkers, op);
-    return xnn_create_average_pooling2d_nhwc_f32(u(g->top), u(g->right), u(g->bottom), u(g->left),
-                                                 u(g->k_h), u(g->k_w), u(g->s_h), u(g->s_w), z(c),
-                                                 z(c), z(c), -kInf, kInf, kYieldWorkers, op);
+      return xnn_create_max_pooling2d_nhwc_f32(
+          u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left), u(g->k_h), u(g->k_w),
+          u(g->stride_h), u(g->stride_w), 1, 1, z(c), z(c), z(c), -kInf, kInf, kYieldWorkers, op);
+    return xnn_create_average_pooling2d_nhwc_f32(
+        u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left), u(g->k_h), u(g->k_w),
+        u(g->stride_h), u(g->stride_w), z(c), z(c), z(c), -kInf, kInf, kYieldWorkers, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;

@@ -5,7 +5,6 @@
 #include <limits>
 #include <set>
 
-#include "backends/xnnpack/geometry.h"
 #include "backends/xnnpack/native_op.h"
 #include "backends/xnnpack/subgraph.h"
 
@@ -142,7 +141,7 @@ bool convolution(SubgraphDef& d, bool depthwise, bool fused) {
   // One filter per channel: the backend's own kernel keeps TF.js's summation order.
   if (f->shape[2] != c || c < 1 || m < 1 || (depthwise && m == 1)) return false;
   const std::int64_t out_c = depthwise ? c * m : m;
-  const auto g = window_geometry(d.node, x[1], x[2], k_h, k_w, "dilations", true);
+  const auto g = window_of(d.node, x, f->shape);
   if (!g || d.out_shape != Shape{x[0], g->out_h, g->out_w, out_c}) return false;
   Epilogue e;
   if (fused) {
@@ -174,11 +173,12 @@ bool convolution(SubgraphDef& d, bool depthwise, bool fused) {
   const xnn_status s =
       depthwise
           ? xnn_define_depthwise_convolution_2d(
-                d.subgraph, u(g->top), u(g->right), u(g->bottom), u(g->left), u(k_h), u(k_w),
-                u(g->s_h), u(g->s_w), u(g->d_h), u(g->d_w), u(m), static_cast<std::size_t>(c),
-                -kInf, kInf, d.input(0), filter, zero, sum, 0)
-          : xnn_define_convolution_2d(d.subgraph, u(g->top), u(g->right), u(g->bottom), u(g->left),
-                                      u(k_h), u(k_w), u(g->s_h), u(g->s_w), u(g->d_h), u(g->d_w), 1,
+                d.subgraph, u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left),
+                u(k_h), u(k_w), u(g->stride_h), u(g->stride_w), u(g->dil_h), u(g->dil_w), u(m),
+                static_cast<std::size_t>(c), -kInf, kInf, d.input(0), filter, zero, sum, 0)
+          : xnn_define_convolution_2d(d.subgraph, u(g->pad_top), u(g->pad_right), u(g->pad_bottom),
+                                      u(g->pad_left), u(k_h), u(k_w), u(g->stride_h),
+                                      u(g->stride_w), u(g->dil_h), u(g->dil_w), 1,
                                       static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
                                       -kInf, kInf, d.input(0), filter, zero, sum, 0);
   return ok(s) && (!more || define_epilogue(d, std::move(e), sum, out_c, false));
@@ -229,19 +229,19 @@ bool matmul(SubgraphDef& d) {
 
 bool pooling(SubgraphDef& d) {
   const Shape& x = d.in_shapes[0];
-  const auto ksize = hw_attr(d.node, "ksize");
-  if (!nhwc(d.node) || x.size() != 4 || !ksize || ksize->first * ksize->second < 2) return false;
-  const auto g = window_geometry(d.node, x[1], x[2], ksize->first, ksize->second, nullptr, false);
-  if (!g || d.out_shape != Shape{x[0], g->out_h, g->out_w, x[3]}) return false;
+  if (!nhwc(d.node) || x.size() != 4) return false;
+  const auto g = window_of(d.node, x);
+  if (!g || g->k_h * g->k_w < 2 || d.out_shape != Shape{x[0], g->out_h, g->out_w, x[3]})
+    return false;
   d.work = elements(d.out_shape) * static_cast<double>(g->k_h * g->k_w);
   if (d.checking()) return true;
   if (d.node.op == "MaxPool")
-    return ok(xnn_define_max_pooling_2d(d.subgraph, u(g->top), u(g->right), u(g->bottom),
-                                        u(g->left), u(g->k_h), u(g->k_w), u(g->s_h), u(g->s_w), 1,
-                                        1, -kInf, kInf, d.input(0), d.output, 0));
-  return ok(xnn_define_average_pooling_2d(d.subgraph, u(g->top), u(g->right), u(g->bottom),
-                                          u(g->left), u(g->k_h), u(g->k_w), u(g->s_h), u(g->s_w),
-                                          -kInf, kInf, d.input(0), d.output, 0));
+    return ok(xnn_define_max_pooling_2d(
+        d.subgraph, u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left), u(g->k_h),
+        u(g->k_w), u(g->stride_h), u(g->stride_w), 1, 1, -kInf, kInf, d.input(0), d.output, 0));
+  return ok(xnn_define_average_pooling_2d(
+      d.subgraph, u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left), u(g->k_h),
+      u(g->k_w), u(g->stride_h), u(g->stride_w), -kInf, kInf, d.input(0), d.output, 0));
 }
 
 // Mean over height and width: global average pooling (then a reshape without keep_dims).

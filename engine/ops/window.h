@@ -1,0 +1,72 @@
+// The sliding window of convolutions and pooling (Conv2D, DepthwiseConv2dNative and their fused
+// forms, MaxPool, AvgPool, Conv2DBackpropInput): kernel, strides, dilations, padding and output
+// size, read from a node's attributes once and computed the way TF.js's conv_util does
+// (computeConv2DInfo, computePool2DInfo). Every backend and the static shape rules use it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "core/shape.h"
+#include "graph/ir.h"
+
+namespace tfjsi::ops {
+
+enum class Padding { Same, Valid, Explicit };
+enum class DataFormat { Nhwc, Nchw };
+
+// What a node's attributes say about its window before sizes are known.
+struct WindowAttrs {
+  DataFormat format = DataFormat::Nhwc;
+  Padding padding = Padding::Valid;
+  // Pools: their ksize. Convolutions: 0, the filter gives the kernel.
+  std::int64_t k_h = 0, k_w = 0;
+  std::int64_t stride_h = 1, stride_w = 1;
+  std::int64_t dil_h = 1, dil_w = 1;  // 1 for pools and Conv2DBackpropInput, as in TF.js
+  // EXPLICIT only (explicit_paddings); SAME's are worked out by window().
+  std::int64_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+};
+
+struct Window {
+  DataFormat format = DataFormat::Nhwc;
+  Padding padding = Padding::Valid;  // as given: with SAME a backend may work out pads itself
+  std::int64_t in_h = 0, in_w = 0;
+  std::int64_t k_h = 1, k_w = 1;  // before dilation
+  std::int64_t stride_h = 1, stride_w = 1;
+  std::int64_t dil_h = 1, dil_w = 1;
+  // The pads in effect, SAME's included: TF puts SAME's odd pixel at the bottom and right.
+  std::int64_t pad_top = 0, pad_bottom = 0, pad_left = 0, pad_right = 0;
+  std::int64_t out_h = 0, out_w = 0;
+
+  std::int64_t eff_k_h() const { return (k_h - 1) * dil_h + 1; }
+  std::int64_t eff_k_w() const { return (k_w - 1) * dil_w + 1; }
+};
+
+// MaxPool and AvgPool: the kernel is the node's ksize, there are no dilations, no EXPLICIT.
+bool is_pool(std::string_view op);
+
+// Reads data_format, padding, strides, dilations, explicit_paddings and (pools) ksize, accepting
+// the forms model.json gives (4 values in data_format's order, or 2 for height and width; padding
+// and data_format in any case, as TF.js reads them). Throws ModelError naming the node and the
+// attribute.
+WindowAttrs window_attrs(const graph::Node& node);
+
+// One spatial output size of TF.js's getPadAndOutInfo for an input of `in`, an effective
+// (dilated) kernel of `eff_k`, and, for EXPLICIT, the pads on both sides (trunc rounding, TF.js's
+// default). A window that does not fit gives 0 (TF.js would make a negative size).
+std::int64_t output_size(Padding padding, std::int64_t in, std::int64_t eff_k, std::int64_t stride,
+                         std::int64_t pad_before = 0, std::int64_t pad_after = 0);
+
+// The window of `node` over an input of shape `input` (rank 4, in data_format's order; for
+// Conv2DBackpropInput its input_sizes) and, for convolutions, a filter of shape `filter`
+// ([kh, kw, in, out], as TF stores it; ignored for pools). Throws ModelError naming the node.
+Window window(const graph::Node& node, const Shape& input, const Shape& filter = {});
+// The same from attributes already read.
+Window window(const graph::Node& node, const WindowAttrs& attrs, const Shape& input,
+              const Shape& filter = {});
+// nullopt instead of an exception, for checks that only decide where a node runs.
+std::optional<Window> try_window(const graph::Node& node, const Shape& input,
+                                 const Shape& filter = {});
+
+}  // namespace tfjsi::ops
