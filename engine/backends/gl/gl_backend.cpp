@@ -217,12 +217,14 @@ std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp
     TexLayout wide{1, 1, ctx_->limits().max_texture_size + std::int64_t{1}, 4};
     make_texture(ctx_, wide, fp16);
   }
+  const GlLimits& lim = ctx_->limits();
   auto l = layout_of(shape);
-  if (l && fits(shape, ctx_->limits())) l = with_panels(*l, ctx_->limits().max_texture_size);
-  if (!l || !fits(shape, ctx_->limits()))
+  if (l && fits(shape, lim)) l = with_panels(*l, lim.max_texture_size);
+  if (!l || !fits(shape, lim))
     throw BackendLimit("gl backend: tensor of shape " + shape_to_string(shape) +
                        " does not fit a texture (rank <= 4, sides <= " +
-                       std::to_string(ctx_->limits().max_texture_size) + " with panels)");
+                       std::to_string(lim.max_texture_size) + " with panels)");
+  if (lim.variant_per_pow2_sides) l = without_pow2_sides(*l, lim.max_texture_size);
   return std::make_shared<GlTensorData>(textures_->take(ctx_, *l, fp16), *l, fp16, textures_);
 }
 

@@ -46,19 +46,24 @@ std::string texel_expr(const TexLayout& l, const std::string& p) {
 
 // llvmpipe compiles a variant of a program for each pattern of power-of-two texture sides it is
 // dispatched on (part of its texture state), and Mesa's disk cache found only a program's first
-// variant again in a later process (emotion: a later variant took 870 ms in every process). So on
-// llvmpipe the pattern is part of the source: each program has one variant, found again.
+// variant again in a later process (emotion: a later variant took 870 ms in every process). Its
+// textures therefore have no side a power of two (without_pow2_sides), so that one variant
+// serves every dispatch; a texture where that could not be (a side at the size limit) makes
+// the pattern part of the source, so that each program still has one variant, found again.
 std::string llvmpipe_variant_note(const KernelCall& call, const GlLimits& limits) {
   if (!limits.variant_per_pow2_sides) return {};
   std::string s = "// llvmpipe texture sides, power of two:";
+  bool any = false;
   auto add = [&](const TexLayout& l) {
+    const bool w = pot(l.tex_width()), h = pot(l.tex_height());
+    any = any || w || h;
     s += ' ';
-    s += pot(l.tex_width()) ? '1' : '0';
-    s += pot(l.tex_height()) ? '1' : '0';
+    s += w ? '1' : '0';
+    s += h ? '1' : '0';
   };
   for (const GlTensorData* in : call.inputs) add(in->layout());
   add(call.output->layout());
-  return s + "\n";
+  return any ? s + "\n" : std::string();
 }
 
 // A work group of 64 invocations (a multiple of every GPU's SIMD width) shaped after `grid`: 8x8
