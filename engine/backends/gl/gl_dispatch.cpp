@@ -94,9 +94,10 @@ std::array<int, 3> group_for(const std::array<std::int64_t, 3>& grid) {
 // Shapes are uniforms (`uniforms` holds them after the call's own) unless the call asks for
 // #defines (KernelCall::static_shapes).
 std::string prelude(const KernelCall& call, std::array<int, 3> local, bool images,
-                    bool load_formatted, const std::vector<UniformValue>& uniforms) {
+                    bool load_formatted, bool fma_once, const std::vector<UniformValue>& uniforms) {
   std::string s = "#version 430 core\n";
   if (images && load_formatted) s += "#extension GL_EXT_shader_image_load_formatted : require\n";
+  s += fma_once ? "#define FMA_ROUNDS_ONCE 1\n" : "#define FMA_ROUNDS_ONCE 0\n";
   s += "layout(local_size_x = " + std::to_string(local[0]) +
        ", local_size_y = " + std::to_string(local[1]) +
        ", local_size_z = " + std::to_string(local[2]) + ") in;\n";
@@ -228,8 +229,9 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
     add_layout_uniforms(uniforms, "OUT", call.output->layout());
   }
   const std::string body = call.extra + std::string(shader_source(call.shader));
-  std::string source = prelude(call, local, images, lim.image_load_formatted, uniforms) +
-                       llvmpipe_variant_note(call, lim) + call.defines + body;
+  std::string source =
+      prelude(call, local, images, lim.image_load_formatted, fma_rounds_once_, uniforms) +
+      llvmpipe_variant_note(call, lim) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;
