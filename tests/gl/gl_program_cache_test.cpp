@@ -1,8 +1,9 @@
-// The program caches: a second run compiles nothing; nodes that differ in shapes or texture sides
-// share a program (and padded textures round-trip exactly); binaries saved on disk load in a fresh
-// backend (a fresh context) keyed by model token and driver; corrupt files are detected and
-// rebuilt; with Mesa's shader cache disabled there are no binary formats and the source path still
-// works. Also the benchmark's stats (compile_ms, upload_ms, per-kernel GPU times).
+// The program caches: a second run compiles nothing; nodes that differ in shapes, texture sides,
+// activation of the piecewise-linear family or binary op share a program (and padded textures
+// round-trip exactly); binaries saved on disk load in a fresh backend (a fresh context) keyed by
+// model token and driver; corrupt files are detected and rebuilt; with Mesa's shader cache
+// disabled there are no binary formats and the source path still works. Also the benchmark's
+// stats (compile_ms, upload_ms, per-kernel GPU times).
 #include <QProcess>
 #include <QtTest>
 #include <algorithm>
@@ -132,6 +133,48 @@ class GlProgramCacheTest : public QObject {
                  {{r({1, 4, 5, 3}, 1), test::int_tensor({8, 10})},
                   {r({1, 4, 3, 7}, 2), test::int_tensor({8, 6})}},
                  "ResizeBilinear");
+  }
+
+  // What differs only in a uniform shares a program: a fused convolution without activation,
+  // with Relu, Relu6 and LeakyRelu (the activation's parameters are uniforms); Add, Sub, Mul,
+  // RealDiv, Maximum, Minimum and SquaredDifference (the op is a uniform); the standalone Relu,
+  // Relu6 and LeakyRelu. Each still matches cpu, on values that cross every activation's kinks.
+  void activations_and_ops_share_programs() {
+    test::GlFixture f;
+    QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
+    auto one_program = [&](const std::vector<graph::Node>& nodes, const std::vector<HostTensor>& in,
+                           const std::string& what) {
+      f.run_gl(nodes[0], in);  // the first builds what the family needs
+      const auto before = f.gl->programs()->stats().compiled;
+      for (const graph::Node& n : nodes) {
+        test::expect_close(f.run_gl(n, in), test::run_cpu(n, in), false, what + " " + n.op);
+        if (QTest::currentTestFailed()) return;
+      }
+      QVERIFY2(f.gl->programs()->stats().compiled == before,
+               (what + ": " + std::to_string(f.gl->programs()->stats().compiled - before) +
+                " more programs")
+                   .c_str());
+    };
+    const HostTensor x = test::random_tensor({1, 7, 9, 8}, 1, -8.f, 8.f);
+    std::vector<graph::Node> convs;
+    for (const auto& act : {"", "Relu", "Relu6", "LeakyRelu"}) {
+      graph::Node n = conv_node();
+      n.attrs["fused_ops"] =
+          *act ? std::vector<std::string>{"BiasAdd", act} : std::vector<std::string>{"BiasAdd"};
+      if (std::string(act) == "LeakyRelu") n.attrs["leakyrelu_alpha"] = 0.3f;
+      convs.push_back(n);
+    }
+    one_program(convs,
+                {x, test::random_tensor({3, 3, 8, 6}, 2), test::random_tensor({6}, 3, -4.f, 4.f)},
+                "_FusedConv2D");
+    std::vector<graph::Node> binaries;
+    for (const auto& op :
+         {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference"})
+      binaries.push_back(test::make_node(op, 2));
+    one_program(binaries, {x, test::random_tensor({8}, 4, 0.5f, 2.f)}, "binary");
+    graph::Node leaky = test::make_node("LeakyRelu");
+    leaky.attrs["alpha"] = 0.1f;
+    one_program({test::make_node("Relu"), test::make_node("Relu6"), leaky}, {x}, "unary");
   }
 
   // Textures whose sides the driver may see padded (llvmpipe: no side a power of two) upload and

@@ -54,7 +54,7 @@ bool filter_loops_fit(InputInfos inputs, bool depthwise) {
   return d[2] < 0 || conv_iterations(d[0], d[1], d[2]) <= kMaxLoopIterations;
 }
 
-// Fills the epilogue's #defines and binds bias (in2) and Prelu alpha (in3).
+// Fills the epilogue's #defines and uniforms and binds bias (in2) and Prelu alpha (in3).
 void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fused) {
   Activation act = Activation::None;
   bool bias = false;
@@ -81,11 +81,10 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
     call.inputs.push_back(&c.per_channel_tex(3, channels, "prelu alpha"));
     alpha_splat = call.inputs.back()->layout().c == 1;
   }
-  call.defines += def("HAS_BIAS", std::int64_t{bias}) + def_symbol("ACT", glsl_macro(act)) +
-                  def("ACT_IS_PRELU", std::int64_t{prelu}) +
+  call.defines += def("HAS_BIAS", std::int64_t{bias}) +
                   def("BIAS_SPLAT", std::int64_t{bias_splat}) +
                   def("ALPHA_SPLAT", std::int64_t{alpha_splat});
-  call.set_float("ALPHA", c.float_attr("leakyrelu_alpha", 0.2f));
+  set_activation(call, act, c.float_attr("leakyrelu_alpha", 0.2f));
   call.extra += shader_source("epilogue.glsl");
 }
 

@@ -1,5 +1,5 @@
 // Shared by every kernel: the activations of fused nodes and of the standalone ops. C++ names
-// the ACT_* macros (gl_op.h glsl_macro), never their numbers: these lines are their one home.
+// the ACT_* macros (gl_op.h set_activation), never their numbers: these lines are their one home.
 #define ACT_NONE 0
 #define ACT_RELU 1
 #define ACT_RELU6 2
@@ -8,6 +8,10 @@
 #define ACT_PRELU 5
 #define ACT_SIGMOID 6
 #define ACT_TANH 7
+// None, relu, relu6 and leaky as one formula with uniforms (act_linear): one program serves them
+// all. The others stay #defines: elu, sigmoid and tanh because llvmpipe runs every branch of an if
+// (as masks) and they are transcendental; Prelu because it reads its alpha from a texture.
+#define ACT_LINEAR 8
 #define NAN_F uintBitsToFloat(0x7fc00000u)
 #define INF_F uintBitsToFloat(0x7f800000u)
 
@@ -22,6 +26,16 @@ vec4 act_leaky(vec4 x, vec4 a) { return mix(x, a * x, lessThan(x, vec4(0.0))); }
 vec4 act_sigmoid(vec4 x) { return 1.0 / (1.0 + exp(-x)); }
 // tanh through exp overflows to inf/inf for large |x| on some drivers; past 15 it is +-1 in fp32.
 vec4 act_tanh(vec4 x) { return tanh(clamp(x, -15.0, 15.0)); }
+
+// y = x < 0 ? (zero_neg ? 0 : slope * x) : x, then capped at `ceiling`: none (slope 1, ceiling
+// +inf), relu (zero_neg), relu6 (zero_neg, ceiling 6), leaky (slope alpha). Each is exactly the
+// function above (relu of -inf is 0, not 0 * -inf; NaN passes). Its cost over a specialised relu
+// is a few lane operations per texel, no load or store.
+vec4 act_linear(vec4 x, float slope, float ceiling, int zero_neg) {
+  vec4 neg = zero_neg != 0 ? vec4(0.0) : slope * x;
+  vec4 y = mix(x, neg, lessThan(x, vec4(0.0)));
+  return mix(y, vec4(ceiling), greaterThan(y, vec4(ceiling)));
+}
 
 vec4 activate(int act, vec4 x, vec4 alpha) {
   if (act == ACT_RELU) return act_relu(x);
