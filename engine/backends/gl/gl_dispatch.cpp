@@ -66,20 +66,16 @@ std::string llvmpipe_variant_note(const KernelCall& call, const GlLimits& limits
   return any ? s + "\n" : std::string();
 }
 
-// A work group of 64 invocations (a multiple of every GPU's SIMD width) shaped after `grid`: 8x8
-// over an image, as it always was, but a grid one texel high gets a row of 64 and one a texel
-// wide and high ([1,1,1,C]: 1x1xC4) a column of 64 along z, where a fixed 8x8x1 would leave 56
-// or 63 of every 64 invocations idle.
+// The work group of a kernel that does not choose one: 64 invocations (a multiple of every GPU's
+// SIMD width) in one of three fixed shapes: 8x8 over an image, a row of 64 for a grid one texel
+// high, and a column of 64 along z for one a texel wide and high ([1,1,1,C]), where 8x8 would
+// leave 56 or 63 of every 64 invocations idle. Fixed, because the size is part of the program:
+// shaped more closely after each grid, it gave movenet ten programs of gather_lanes.comp (each a
+// build on llvmpipe) for no measurable speed (bench/results/gl-live-2026-11-26-b.md).
 std::array<int, 3> group_for(const std::array<std::int64_t, 3>& grid) {
-  std::array<int, 3> local{1, 1, 1};
-  int room = 64;
-  for (std::size_t i = 0; i < 3; ++i) {
-    const auto want = std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(1, grid[i])));
-    const int cap = i == 0 && grid[1] > 1 ? 8 : room;
-    local[i] = static_cast<int>(std::min<std::uint64_t>(want, static_cast<std::uint64_t>(cap)));
-    room /= local[i];
-  }
-  return local;
+  if (grid[1] > 1) return {8, 8, 1};
+  if (grid[0] > 1) return {64, 1, 1};
+  return {1, 1, 64};
 }
 
 // Everything a kernel's source begins with: version, work group size, the bound textures and the

@@ -1,7 +1,6 @@
 // Convolutions and matrix products: Conv2D, _FusedConv2D, DepthwiseConv2dNative,
 // FusedDepthwiseConv2dNative, Conv2DBackpropInput, MatMul, _FusedMatMul.
 #include <algorithm>
-#include <bit>
 #include <cctype>
 
 #include "backends/gl/gl_op.h"
@@ -95,13 +94,6 @@ std::array<std::int64_t, 3> gemm_grid(std::int64_t rows, std::int64_t cols, std:
 
 // Products with at most this many rows take gemv.comp instead of gemm_tiled.comp.
 constexpr std::int64_t kGemvRows = 4;
-
-// The work group width of kernels that run one row of invocations per group: 64, or fewer for
-// grids too small to fill that, rather than a mostly idle group.
-int row_group_width(std::int64_t invocations) {
-  return static_cast<int>(
-      std::clamp<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(invocations)), 8, 64));
-}
 
 // conv_direct.comp's tile: output pixels along a row and output slices per invocation.
 constexpr std::int64_t kConvPixels = 4;
@@ -215,8 +207,10 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
     call.shader = "depthwise_direct.comp";
     call.defines += def("PW", kDepthwisePixels);
     const std::int64_t tiles = w.out_h * ((w.out_w + kDepthwisePixels - 1) / kDepthwisePixels);
-    // One row of invocations per group, so that the slice (y) is the group's.
-    call.local = {row_group_width(tiles), 1, 1};
+    // One row of invocations per group, so that the slice (y) is the group's: 64 of them, fixed,
+    // for one program per window (fitted to small grids, they made a program per size for no
+    // measurable speed).
+    call.local = {64, 1, 1};
     call.grid = {tiles, (f[2] + 3) / 4, x[0]};
   } else {
     call.shader = "depthwise.comp";
@@ -309,7 +303,7 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
     call.shader = "gemv.comp";
     call.defines += def("M", m);  // the size of its accumulator arrays
     const std::int64_t slices = (n + 3) / 4;
-    call.local = {row_group_width(slices), 1, 1};
+    call.local = {64, 1, 1};  // fixed, as depthwise_direct.comp's
     call.grid = {slices, out->layout().n * out->layout().h, 1};
   } else if (!ta && !tb) {
     call.shader = "gemm_tiled.comp";
