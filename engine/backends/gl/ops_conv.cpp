@@ -70,15 +70,16 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
   const bool prelu = act == Activation::Prelu;
   const std::size_t want = 2 + (bias ? 1 : 0) + (prelu ? 1 : 0);
   c.expect_inputs(want, want);
-  // One value for every channel (a scalar) is splatted: a code path, so a #define.
+  // One value for every channel (a scalar) is splatted: a code path, so a #define. Not for one
+  // output channel, whose one lane reads it as it is (one program less).
   bool bias_splat = false, alpha_splat = false;
   if (bias) {
     call.inputs.push_back(&c.per_channel_tex(2, channels, "bias"));
-    bias_splat = call.inputs.back()->layout().c == 1;
+    bias_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   }
   if (prelu) {
     call.inputs.push_back(&c.per_channel_tex(3, channels, "prelu alpha"));
-    alpha_splat = call.inputs.back()->layout().c == 1;
+    alpha_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   }
   call.defines += def("HAS_BIAS", std::int64_t{bias}) +
                   def("BIAS_SPLAT", std::int64_t{bias_splat}) +
@@ -95,11 +96,11 @@ std::array<std::int64_t, 3> gemm_grid(std::int64_t rows, std::int64_t cols, std:
 // Products with at most this many rows take gemv.comp instead of gemm_tiled.comp.
 constexpr std::int64_t kGemvRows = 4;
 
-// conv_direct.comp's tile: output pixels along a row and output slices per invocation.
+// conv_direct.comp's tile: output pixels along a row and output slices per invocation. Two
+// slices also for convolutions to four channels or fewer, which compute a slice of zeros then:
+// those are small (heads to 1-4 channels), and one tile less is one program (one build) less.
 constexpr std::int64_t kConvPixels = 4;
-std::int64_t conv_slices(std::int64_t out_c4) {
-  return out_c4 >= 2 ? 2 : 1;
-}
+constexpr std::int64_t kConvSlices = 2;
 
 // A copy of input 1 (a filter) repacked by `shader` into a texture of `shape` (at the filter's
 // precision), made at the first run and kept with the filter's data; null when the driver's
@@ -141,7 +142,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   require_loops_fit(c, conv_iterations(f[0], f[1], f[2]),
                     "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window over " +
                         std::to_string(f[2]) + " channels");
-  const std::int64_t slices = conv_slices((f[3] + 3) / 4);
+  const std::int64_t slices = kConvSlices;
   if (const GlTensorData* weights = packed_conv_weights(c, f, slices)) {
     KernelCall call;
     call.shader = "conv_direct.comp";

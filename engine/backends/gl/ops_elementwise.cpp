@@ -56,15 +56,17 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   KernelCall call;
   call.shader = "binary.comp";
   // Broadcasting along N, H, W is a clamp by the uniform shapes; a single channel splatted across
-  // the lanes is a code path. The op is a uniform (binary.comp says why).
+  // the lanes is a code path (not needed for an output of one channel: one program less). The op
+  // is a uniform (binary.comp says why).
   call.set_int("OP", shader_constant("binary.comp", op));
-  call.defines = def("IN0_SPLAT", std::int64_t{a.layout().c == 1}) +
-                 def("IN1_SPLAT", std::int64_t{b.layout().c == 1});
+  const bool many = out->layout().c > 1;
+  call.defines = def("IN0_SPLAT", std::int64_t{many && a.layout().c == 1}) +
+                 def("IN1_SPLAT", std::int64_t{many && b.layout().c == 1});
   call.inputs = {&a, &b};
   set_activation(call, *act, c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
   if (prelu) {
     call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
-    call.defines += def("IN2_SPLAT", std::int64_t{call.inputs.back()->layout().c == 1});
+    call.defines += def("IN2_SPLAT", std::int64_t{many && call.inputs.back()->layout().c == 1});
   }
   call.output = out.get();
   c.dispatch(call);
