@@ -12,6 +12,8 @@
 // panels of R = ceil(rows / P) rows placed side by side: logical texel (x, y) is stored at
 // (x + (y / R) * W, y % R), so the texture is P * W wide and R high. Kernels never see it: the
 // load and store helpers of every kernel's prelude do the mapping.
+// Padding. On llvmpipe a side that is a power of two gets one more texel (a side of 1 three),
+// never addressed: see without_pow2_sides.
 // Rank 5 and more is not handled (those nodes stay on cpu). The texture is RGBA32F or RGBA16F
 // (flag gl.float32_enabled). int32 and bool tensors never become textures: the backend keeps their
 // host copy (they only feed shape-like parameters: sizes, axes, paddings), and nodes with int32 or
