@@ -55,8 +55,8 @@ class GlDispatchTest : public QObject {
 
   // A gather (ConcatV2) and an elementwise op on vectors of more slices than the driver's
   // work-group count along z: a vector of C floats is one texel column of C/4 slices, and its
-  // work groups run 64 slices each, so this stays one dispatch (8x8x1 groups made one group per
-  // slice and had to be cut).
+  // work groups run 64 texels each in a line, so this stays one dispatch (8x8x1 groups made one
+  // group per slice and had to be cut).
   void vectors_past_the_z_limit() {
     const std::int64_t limit_z = f.gl->context()->limits().max_group_count[2];
     const std::int64_t half = 2 * (limit_z + 8);  // two halves: C / 4 = limit + 8 slices

@@ -1,9 +1,13 @@
-// The program caches: a second run compiles nothing; binaries saved on disk load in a fresh backend
-// (a fresh context) keyed by model token and driver; corrupt files are detected and rebuilt; with
-// Mesa's shader cache disabled there are no binary formats and the source path still works. Also
-// the benchmark's stats (compile_ms, upload_ms, per-kernel GPU times).
+// The program caches: a second run compiles nothing; nodes that differ in shapes, texture sides,
+// activation of the piecewise-linear family or binary op share a program (and padded textures
+// round-trip exactly); binaries saved on disk load in a fresh backend (a fresh context) keyed by
+// model token and driver; corrupt files are detected and rebuilt; with Mesa's shader cache
+// disabled there are no binary formats and the source path still works. Also the benchmark's
+// stats (compile_ms, upload_ms, per-kernel GPU times).
 #include <QProcess>
 #include <QtTest>
+#include <algorithm>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 
@@ -85,22 +89,25 @@ class GlProgramCacheTest : public QObject {
   // Nodes of one op variant share a program whatever their shapes, paddings and broadcasts: a
   // convolution on other input sizes and batches (SAME padding then differs), a Relu, an Add
   // broadcasting a row against other shapes, a resize to other sizes. Each still matches cpu.
-  // (On llvmpipe a program is also per pattern of power-of-two texture sides; the shapes here
-  // keep one pattern per op: no side is a power of two but those that are in every case.)
+  // The sizes mix sides that are powers of two and sides that are not: llvmpipe, which builds a
+  // program per pattern of them, gets textures with none (and failed this with a program per
+  // pattern before).
   void one_program_per_op_variant() {
     test::GlFixture f;
     QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
     auto same_program = [&](const graph::Node& n, const std::vector<std::vector<HostTensor>>& ins,
                             const std::string& what) {
       const auto before = f.gl->programs()->stats().compiled;
+      auto after_first = before;
       for (std::size_t i = 0; i < ins.size(); ++i) {
         test::expect_close(f.run_gl(n, ins[i]), test::run_cpu(n, ins[i]), false,
                            what + " #" + std::to_string(i));
         if (QTest::currentTestFailed()) return;
-        if (i == 0) QVERIFY2(f.gl->programs()->stats().compiled > before, what.c_str());
+        if (i == 0) {
+          after_first = f.gl->programs()->stats().compiled;
+          QVERIFY2(after_first > before, what.c_str());
+        }
       }
-      const auto after_first = f.gl->programs()->stats().compiled;
-      for (std::size_t i = 1; i < ins.size(); ++i) f.run_gl(n, ins[i]);
       QVERIFY2(f.gl->programs()->stats().compiled == after_first,
                (what + ": " + std::to_string(after_first - before) + " programs for the first, " +
                 std::to_string(f.gl->programs()->stats().compiled - after_first) + " more")
@@ -110,11 +117,15 @@ class GlProgramCacheTest : public QObject {
     same_program(conv_node(),
                  {{r({1, 9, 9, 12}, 1), r({3, 3, 12, 6}, 2), r({6}, 3)},
                   {r({1, 11, 13, 12}, 4), r({3, 3, 12, 6}, 5), r({6}, 6)},
-                  {r({2, 5, 22, 12}, 7), r({3, 3, 12, 6}, 8), r({6}, 9)}},
+                  {r({2, 5, 22, 12}, 7), r({3, 3, 12, 6}, 8), r({6}, 9)},
+                  {r({1, 8, 16, 12}, 10), r({3, 3, 12, 6}, 11), r({6}, 12)}},
                  "_FusedConv2D 3x3 stride 2");
-    same_program(test::make_node("Relu"), {{r({1, 6, 7, 3}, 1)}, {r({2, 5, 7, 9}, 2)}}, "Relu");
+    same_program(test::make_node("Relu"),
+                 {{r({1, 6, 7, 3}, 1)}, {r({2, 5, 7, 9}, 2)}, {r({1, 4, 8, 4}, 3)}}, "Relu");
     same_program(test::make_node("AddV2", 2),
-                 {{r({2, 3, 5, 6}, 1), r({6}, 2)}, {r({3, 5, 6}, 3), r({6}, 4)}},
+                 {{r({2, 3, 5, 6}, 1), r({6}, 2)},
+                  {r({3, 5, 6}, 3), r({6}, 4)},
+                  {r({2, 4, 8, 6}, 5), r({6}, 6)}},
                  "AddV2 with a broadcast row");
     graph::Node resize = test::make_node("ResizeBilinear", 2);
     resize.attrs["half_pixel_centers"] = true;
@@ -122,6 +133,75 @@ class GlProgramCacheTest : public QObject {
                  {{r({1, 4, 5, 3}, 1), test::int_tensor({8, 10})},
                   {r({1, 4, 3, 7}, 2), test::int_tensor({8, 6})}},
                  "ResizeBilinear");
+  }
+
+  // What differs only in a uniform shares a program: a fused convolution without activation,
+  // with Relu, Relu6 and LeakyRelu (the activation's parameters are uniforms); Add, Sub, Mul,
+  // RealDiv, Maximum, Minimum and SquaredDifference (the op is a uniform); the standalone Relu,
+  // Relu6 and LeakyRelu. Each still matches cpu, on values that cross every activation's kinks.
+  void activations_and_ops_share_programs() {
+    test::GlFixture f;
+    QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
+    auto one_program = [&](const std::vector<graph::Node>& nodes, const std::vector<HostTensor>& in,
+                           const std::string& what) {
+      f.run_gl(nodes[0], in);  // the first builds what the family needs
+      const auto before = f.gl->programs()->stats().compiled;
+      for (const graph::Node& n : nodes) {
+        test::expect_close(f.run_gl(n, in), test::run_cpu(n, in), false, what + " " + n.op);
+        if (QTest::currentTestFailed()) return;
+      }
+      QVERIFY2(f.gl->programs()->stats().compiled == before,
+               (what + ": " + std::to_string(f.gl->programs()->stats().compiled - before) +
+                " more programs")
+                   .c_str());
+    };
+    const HostTensor x = test::random_tensor({1, 7, 9, 8}, 1, -8.f, 8.f);
+    std::vector<graph::Node> convs;
+    for (const auto& act : {"", "Relu", "Relu6", "LeakyRelu"}) {
+      graph::Node n = conv_node();
+      n.attrs["fused_ops"] =
+          *act ? std::vector<std::string>{"BiasAdd", act} : std::vector<std::string>{"BiasAdd"};
+      if (std::string(act) == "LeakyRelu") n.attrs["leakyrelu_alpha"] = 0.3f;
+      convs.push_back(n);
+    }
+    one_program(convs,
+                {x, test::random_tensor({3, 3, 8, 6}, 2), test::random_tensor({6}, 3, -4.f, 4.f)},
+                "_FusedConv2D");
+    std::vector<graph::Node> binaries;
+    for (const auto& op :
+         {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference"})
+      binaries.push_back(test::make_node(op, 2));
+    one_program(binaries, {x, test::random_tensor({8}, 4, 0.5f, 2.f)}, "binary");
+    graph::Node leaky = test::make_node("LeakyRelu");
+    leaky.attrs["alpha"] = 0.1f;
+    one_program({test::make_node("Relu"), test::make_node("Relu6"), leaky}, {x}, "unary");
+  }
+
+  // Textures whose sides the driver may see padded (llvmpipe: no side a power of two) upload and
+  // read back exactly, panels included (a vector taller than the largest texture side).
+  void texture_sides_and_round_trip() {
+    test::GlFixture f;
+    QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
+    const bool odd = f.gl->context()->limits().variant_per_pow2_sides;
+    const std::int64_t tall = 4 * (f.gl->context()->limits().max_texture_size + 1);
+    for (const Shape& s : std::vector<Shape>{{1, 4, 8, 4}, {1}, {2, 2}, {3, 5, 7}, {tall}}) {
+      const HostTensor h = test::random_tensor(s, 5);
+      const runtime::TensorView v{f.gl->upload(h), DType::Float32, s};
+      const auto& l = static_cast<const gl::GlTensorData&>(*v.data).layout();
+      const std::string what = shape_to_string(s) + " in a texture of " +
+                               std::to_string(l.tex_width()) + "x" + std::to_string(l.tex_height());
+      if (odd)
+        QVERIFY2(!std::has_single_bit(static_cast<std::uint64_t>(l.tex_width())) &&
+                     !std::has_single_bit(static_cast<std::uint64_t>(l.tex_height())),
+                 what.c_str());
+      const HostTensor back = f.gl->download(v);
+      QVERIFY2(back.shape == s, what.c_str());
+      QVERIFY2(std::equal(back.values<float>().begin(), back.values<float>().end(),
+                          h.values<float>().begin()),
+               what.c_str());
+      test::expect_close(f.run_gl(test::make_node("Relu"), {h}),
+                         test::run_cpu(test::make_node("Relu"), {h}), false, "Relu of " + what);
+    }
   }
 
   // Kernels that read through samplers (the path of kernels with many inputs, forced here) and

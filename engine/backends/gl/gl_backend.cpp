@@ -65,7 +65,7 @@ void GlBackend::start() {
   else
     programs_->set_model_token(model_token_);
   try {
-    float32_capable_ = probe_float32();
+    probe_driver();
   } catch (const std::exception& e) {
     availability_ = {false, std::string("OpenGL compute does not work: ") + e.what()};
     programs_.reset();
@@ -76,15 +76,15 @@ void GlBackend::start() {
   ctx_->release();  // the thread that drives the engine takes it at its first call
 }
 
-bool GlBackend::probe_float32() {
+void GlBackend::probe_driver() {
   // Write a value that half floats cannot hold into an RGBA32F image and read it back: a driver
-  // that stores fp32 textures at lower precision fails this.
+  // that stores fp32 textures at lower precision fails this. Lane 1 says how fma() rounds.
   const float probe = 1.0f + 1.0f / 1048576.0f;
   // Not from the pool: the probe's texture is no tensor's, and no run should find it there.
   const TexLayout layout{1, 1, 1, 4};
   auto tex = std::make_shared<GlTensorData>(make_texture(ctx_, layout, false), layout, false);
   KernelCall call;
-  call.shader = "fill.comp";
+  call.shader = "probe.comp";
   call.defines = def("VALUE", probe);
   call.output = tex.get();
   dispatch(call);
@@ -92,7 +92,8 @@ bool GlBackend::probe_float32() {
   const auto v = back.values<float>();
   stats_ = {};
   reset_run_counts();  // the probe is no run's
-  return v[0] == probe && v[3] == probe;
+  float32_capable_ = v[0] == probe && v[3] == probe;
+  fma_rounds_once_ = v[1] == 1.0f;
 }
 
 runtime::Availability GlBackend::availability() {
@@ -217,12 +218,14 @@ std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp
     TexLayout wide{1, 1, ctx_->limits().max_texture_size + std::int64_t{1}, 4};
     make_texture(ctx_, wide, fp16);
   }
+  const GlLimits& lim = ctx_->limits();
   auto l = layout_of(shape);
-  if (l && fits(shape, ctx_->limits())) l = with_panels(*l, ctx_->limits().max_texture_size);
-  if (!l || !fits(shape, ctx_->limits()))
+  if (l && fits(shape, lim)) l = with_panels(*l, lim.max_texture_size);
+  if (!l || !fits(shape, lim))
     throw BackendLimit("gl backend: tensor of shape " + shape_to_string(shape) +
                        " does not fit a texture (rank <= 4, sides <= " +
-                       std::to_string(ctx_->limits().max_texture_size) + " with panels)");
+                       std::to_string(lim.max_texture_size) + " with panels)");
+  if (lim.variant_per_pow2_sides) l = without_pow2_sides(*l, lim.max_texture_size);
   return std::make_shared<GlTensorData>(textures_->take(ctx_, *l, fp16), *l, fp16, textures_);
 }
 

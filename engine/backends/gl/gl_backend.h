@@ -135,7 +135,8 @@ class GlBackend : public runtime::Backend {
   // exact float32 images.
   bool fp16_under(const runtime::Flags* flags) const;
   void start();
-  bool probe_float32();
+  // Sets float32_capable_ and fma_rounds_once_ from one kernel's output.
+  void probe_driver();
   void resolve_timings(bool wait);
   bool fault_hits(GlFault f) const;
   // Throws BackendUnavailable and marks the backend unavailable (for good) when the context is
@@ -169,6 +170,8 @@ class GlBackend : public runtime::Backend {
   std::filesystem::path cache_dir_;
   bool cache_dir_set_ = false;
   bool float32_capable_ = false;
+  // fma() rounds once (GPUs; llvmpipe rounds the product first): the prelude's FMA_ROUNDS_ONCE.
+  bool fma_rounds_once_ = false;
   const runtime::Flags* flags_ = nullptr;  // the Engine's, which outlives its backends
   GlStats stats_;
   // The disk key: the last model's token, applied once programs_ exists. A model opened before

@@ -29,7 +29,8 @@ struct GlLimits {
   // one program reads RGBA16F and RGBA32F alike (Mesa 22.3's llvmpipe does not offer it).
   bool image_load_formatted = false;
   // Mesa's llvmpipe: it compiles a variant of a program per pattern of power-of-two texture
-  // sides (gl_backend.cpp puts the pattern in the source there). Read off GL_RENDERER once.
+  // sides, so its textures have none (without_pow2_sides in gl_tensor.h). Read off
+  // GL_RENDERER once.
   bool variant_per_pow2_sides = false;
   // The context was made with LOSE_CONTEXT_ON_RESET and the driver reports resets
   // (glGetGraphicsResetStatus of GL 4.5 / KHR_robustness / ARB_robustness).

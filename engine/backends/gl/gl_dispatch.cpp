@@ -46,36 +46,34 @@ std::string texel_expr(const TexLayout& l, const std::string& p) {
 
 // llvmpipe compiles a variant of a program for each pattern of power-of-two texture sides it is
 // dispatched on (part of its texture state), and Mesa's disk cache found only a program's first
-// variant again in a later process (emotion: a later variant took 870 ms in every process). So on
-// llvmpipe the pattern is part of the source: each program has one variant, found again.
+// variant again in a later process (emotion: a later variant took 870 ms in every process). Its
+// textures therefore have no side a power of two (without_pow2_sides), so that one variant
+// serves every dispatch; a texture where that could not be (a side at the size limit) makes
+// the pattern part of the source, so that each program still has one variant, found again.
 std::string llvmpipe_variant_note(const KernelCall& call, const GlLimits& limits) {
   if (!limits.variant_per_pow2_sides) return {};
   std::string s = "// llvmpipe texture sides, power of two:";
+  bool any = false;
   auto add = [&](const TexLayout& l) {
+    const bool w = pot(l.tex_width()), h = pot(l.tex_height());
+    any = any || w || h;
     s += ' ';
-    s += pot(l.tex_width()) ? '1' : '0';
-    s += pot(l.tex_height()) ? '1' : '0';
+    s += w ? '1' : '0';
+    s += h ? '1' : '0';
   };
   for (const GlTensorData* in : call.inputs) add(in->layout());
   add(call.output->layout());
-  return s + "\n";
+  return any ? s + "\n" : std::string();
 }
 
-// A work group of 64 invocations (a multiple of every GPU's SIMD width) shaped after `grid`: 8x8
-// over an image, as it always was, but a grid one texel high gets a row of 64 and one a texel
-// wide and high ([1,1,1,C]: 1x1xC4) a column of 64 along z, where a fixed 8x8x1 would leave 56
-// or 63 of every 64 invocations idle.
-std::array<int, 3> group_for(const std::array<std::int64_t, 3>& grid) {
-  std::array<int, 3> local{1, 1, 1};
-  int room = 64;
-  for (std::size_t i = 0; i < 3; ++i) {
-    const auto want = std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(1, grid[i])));
-    const int cap = i == 0 && grid[1] > 1 ? 8 : room;
-    local[i] = static_cast<int>(std::min<std::uint64_t>(want, static_cast<std::uint64_t>(cap)));
-    room /= local[i];
-  }
-  return local;
-}
+// The work group of a kernel that does not choose one: a row of 64 invocations (a multiple of
+// every GPU's SIMD width), fixed, because the size is part of the program: shaped after each grid
+// (8x8 over an image, 64 along z for [1,1,1,C], smaller for small grids) it gave movenet ten
+// programs of gather_lanes.comp, each a build on llvmpipe. Kernels on the default grid then run
+// one invocation per output texel in a line (out_texel), so that no shape leaves most of a group
+// idle; grids of this many texels or more keep (W, H, N * C4) (their rows are long).
+constexpr std::array<int, 3> kDefaultGroup{64, 1, 1};
+constexpr std::int64_t kMaxLinearTexels = std::int64_t{1} << 21;
 
 // Everything a kernel's source begins with: version, work group size, the bound textures and the
 // helpers that turn NHWC coordinates into texels (see gl_tensor.h for the mapping).
@@ -89,9 +87,10 @@ std::array<int, 3> group_for(const std::array<std::int64_t, 3>& grid) {
 // Shapes are uniforms (`uniforms` holds them after the call's own) unless the call asks for
 // #defines (KernelCall::static_shapes).
 std::string prelude(const KernelCall& call, std::array<int, 3> local, bool images,
-                    bool load_formatted, const std::vector<UniformValue>& uniforms) {
+                    bool load_formatted, bool fma_once, const std::vector<UniformValue>& uniforms) {
   std::string s = "#version 430 core\n";
   if (images && load_formatted) s += "#extension GL_EXT_shader_image_load_formatted : require\n";
+  s += fma_once ? "#define FMA_ROUNDS_ONCE 1\n" : "#define FMA_ROUNDS_ONCE 0\n";
   s += "layout(local_size_x = " + std::to_string(local[0]) +
        ", local_size_y = " + std::to_string(local[1]) +
        ", local_size_z = " + std::to_string(local[2]) + ") in;\n";
@@ -133,9 +132,18 @@ ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ive
   imageStore(out0, )" +
        texel_expr(o, "OUT") + R"(, v);
 }
-// The output texel of this invocation for the default grid (W, H, N*C4); false past the end.
+// The output texel of this invocation for the default grid; false past the end. The grid is
+// (W, H, N*C4), or, with tfjsi_linear, x over every texel (w fastest, then h, then n*C4 + s):
+// the divisions are products with the reciprocals tfjsi_inv_w and tfjsi_inv_h, exact below 2^21
+// texels (the +0.5 keeps each quotient 0.5 / W from an integer, more than the float error there).
 bool out_texel(out int n, out int h, out int w, out int s) {
   ivec3 g = global_id();
+  if (tfjsi_linear != 0) {
+    int i = g.x;
+    int r = int((float(i) + 0.5) * tfjsi_inv_w);
+    int z = int((float(r) + 0.5) * tfjsi_inv_h);
+    g = ivec3(i - r * OUT_W, r - z * OUT_H, z);
+  }
   w = g.x; h = g.y; n = g.z / OUT_C4; s = g.z - n * OUT_C4;
   return w < OUT_W && h < OUT_H && n < OUT_N;
 }
@@ -192,14 +200,26 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   const GlLimits& lim = ctx_->limits();
   if (!call.output) throw std::logic_error("gl backend: " + call.shader + " has no output image");
   std::array<std::int64_t, 3> grid = call.grid;
+  std::vector<UniformValue> uniforms = call.uniforms;
+  // out_texel's line (kDefaultGroup): its switch and reciprocals, 0 where not used.
+  std::int64_t linear = 0;
+  float inv_w = 0, inv_h = 0;
   if (grid == std::array<std::int64_t, 3>{0, 0, 0}) {
     const TexLayout& o = call.output->layout();
     grid = {o.w, o.h, o.n * o.c4()};
+    if (grid[0] * grid[1] * grid[2] < kMaxLinearTexels) {
+      linear = 1;
+      inv_w = 1.0f / static_cast<float>(std::max<std::int64_t>(1, o.w));
+      inv_h = 1.0f / static_cast<float>(std::max<std::int64_t>(1, o.h));
+      grid = {grid[0] * grid[1] * grid[2], 1, 1};
+    }
   }
+  uniforms.push_back({"tfjsi_linear", false, linear});
+  uniforms.push_back({"tfjsi_inv_w", true, 0, inv_w});
+  uniforms.push_back({"tfjsi_inv_h", true, 0, inv_h});
   // Every GL 4.3 driver runs groups of 1024 invocations and 64 along z; smaller only if the
   // limits say so.
-  std::array<int, 3> local =
-      call.local == std::array<int, 3>{0, 0, 0} ? group_for(grid) : call.local;
+  std::array<int, 3> local = call.local == std::array<int, 3>{0, 0, 0} ? kDefaultGroup : call.local;
   for (int i = 0; i < 3; ++i) local[i] = std::max(1, std::min(local[i], lim.max_group_size[i]));
   while (local[0] * local[1] * local[2] > lim.max_group_invocations) {
     int& l = local[2] > 1 ? local[2] : local[1] > 1 ? local[1] : local[0];
@@ -216,15 +236,15 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
     throw BackendLimit("gl backend: a kernel reads " + std::to_string(call.inputs.size()) +
                        " textures, more than the driver's " +
                        std::to_string(lim.max_compute_texture_units));
-  std::vector<UniformValue> uniforms = call.uniforms;
   if (!call.static_shapes) {
     for (std::size_t i = 0; i < call.inputs.size(); ++i)
       add_layout_uniforms(uniforms, "IN" + std::to_string(i), call.inputs[i]->layout());
     add_layout_uniforms(uniforms, "OUT", call.output->layout());
   }
   const std::string body = call.extra + std::string(shader_source(call.shader));
-  std::string source = prelude(call, local, images, lim.image_load_formatted, uniforms) +
-                       llvmpipe_variant_note(call, lim) + call.defines + body;
+  std::string source =
+      prelude(call, local, images, lim.image_load_formatted, fma_rounds_once_, uniforms) +
+      llvmpipe_variant_note(call, lim) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();
   bool fresh = false;

@@ -162,6 +162,10 @@ enum class Activation { None, Relu, Relu6, Elu, Leaky, Prelu, Sigmoid, Tanh };
 std::optional<Activation> activation_of(const std::string& name);
 // Its macro in common.glsl ("ACT_NONE", "ACT_RELU", ...).
 std::string_view glsl_macro(Activation a);
+// The activation `a` of a kernel that applies ACT (epilogue.glsl, binary.comp, unary.comp):
+// #define ACT ACT_LINEAR with its uniforms for none, relu, relu6 and leaky (slope `alpha`), so that
+// they share one program; the macro of `a` otherwise (Prelu: the caller binds the alpha).
+void set_activation(KernelCall& call, Activation a, float alpha);
 
 // Shared attribute helpers.
 std::vector<std::int64_t> node_int_list(const graph::Node& n, std::string_view key,

@@ -1,5 +1,6 @@
 #include "backends/gl/gl_tensor.h"
 
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
@@ -20,6 +21,18 @@ std::optional<TexLayout> with_panels(TexLayout l, std::int64_t max_size) {
   const std::int64_t p = (l.height() + max_size - 1) / max_size;
   l.panel_rows = (l.height() + p - 1) / p;
   if (l.panels() * l.width() > max_size) return std::nullopt;
+  return l;
+}
+
+TexLayout without_pow2_sides(TexLayout l, std::int64_t max_size) {
+  auto pad = [&](std::int64_t side) -> std::int64_t {
+    if (!std::has_single_bit(static_cast<std::uint64_t>(side))) return 0;
+    const std::int64_t to = side == 1 ? 3 : side + 1;
+    return to <= max_size ? to - side : 0;
+  };
+  l.pad_w = l.pad_h = 0;
+  l.pad_w = pad(l.tex_width());
+  l.pad_h = pad(l.tex_height());
   return l;
 }
 

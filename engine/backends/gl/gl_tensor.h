@@ -12,6 +12,8 @@
 // panels of R = ceil(rows / P) rows placed side by side: logical texel (x, y) is stored at
 // (x + (y / R) * W, y % R), so the texture is P * W wide and R high. Kernels never see it: the
 // load and store helpers of every kernel's prelude do the mapping.
+// Padding. On llvmpipe a side that is a power of two gets one more texel (a side of 1 three),
+// never addressed: see without_pow2_sides.
 // Rank 5 and more is not handled (those nodes stay on cpu). The texture is RGBA32F or RGBA16F
 // (flag gl.float32_enabled). int32 and bool tensors never become textures: the backend keeps their
 // host copy (they only feed shape-like parameters: sizes, axes, paddings), and nodes with int32 or
@@ -37,6 +39,9 @@ namespace tfjsi::gl {
 struct TexLayout {
   std::int64_t n = 1, h = 1, w = 1, c = 1;
   std::int64_t panel_rows = 0;  // rows per panel; 0: one panel (the usual case)
+  // Texels the texture has right of and below the grid, never addressed by kernels (see
+  // without_pow2_sides).
+  std::int64_t pad_w = 0, pad_h = 0;
   std::int64_t c4() const { return (c + 3) / 4; }
   // The logical texel grid, before panels.
   std::int64_t width() const { return w; }
@@ -45,9 +50,9 @@ struct TexLayout {
     return panel_rows > 0 ? (height() + panel_rows - 1) / panel_rows : 1;
   }
   // The texture's size: an empty tensor still gets one texel (GL has no zero-sized textures).
-  std::int64_t tex_width() const { return std::max<std::int64_t>(1, width() * panels()); }
+  std::int64_t tex_width() const { return std::max<std::int64_t>(1, width() * panels()) + pad_w; }
   std::int64_t tex_height() const {
-    return std::max<std::int64_t>(1, panel_rows > 0 ? panel_rows : height());
+    return std::max<std::int64_t>(1, panel_rows > 0 ? panel_rows : height()) + pad_h;
   }
   // Storage index (texel) of logical texel (x, y).
   std::int64_t texel_index(std::int64_t x, std::int64_t y) const {
@@ -63,6 +68,13 @@ struct TexLayout {
 std::optional<TexLayout> layout_of(const Shape& shape);
 // `l` cut into panels when it is taller than `max_size`; nullopt when even panels do not fit.
 std::optional<TexLayout> with_panels(TexLayout l, std::int64_t max_size);
+// `l` in a texture no side of which is a power of two (one texel more, or 3 for a side of 1),
+// where that stays within `max_size`. Mesa's llvmpipe builds a program's code at its first
+// dispatch for each pattern of power-of-two sides among the bound textures (GlLimits::
+// variant_per_pow2_sides); with every side off the powers of two, one build serves every dispatch.
+// Measured (2026-11-26, one program, three bound RGBA32F images): first dispatch 421 ms, then
+// 0.1 ms on textures of other sizes of the same pattern, 196-212 ms again on another pattern.
+TexLayout without_pow2_sides(TexLayout l, std::int64_t max_size);
 // Whether a texture for `shape` fits the driver's limits (rank <= 4, sides <= max_texture_size).
 bool fits(const Shape& shape, const GlLimits& limits);
 

@@ -2,6 +2,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "backends/gl/gl_op.h"
 #include "core/error.h"
@@ -45,6 +46,32 @@ std::string_view glsl_macro(Activation a) {
       return "ACT_TANH";
   }
   return "ACT_NONE";
+}
+
+void set_activation(KernelCall& call, Activation a, float alpha) {
+  const float inf = std::numeric_limits<float>::infinity();
+  float slope = 1, ceiling = inf;
+  bool zero_neg = false;
+  switch (a) {
+    case Activation::None:
+      break;
+    case Activation::Relu:
+      zero_neg = true;
+      break;
+    case Activation::Relu6:
+      zero_neg = true, ceiling = 6;
+      break;
+    case Activation::Leaky:
+      slope = alpha;
+      break;
+    default:
+      call.defines += def_symbol("ACT", glsl_macro(a));
+      return;
+  }
+  call.defines += def_symbol("ACT", "ACT_LINEAR");
+  call.set_float("ACT_SLOPE", slope);
+  call.set_float("ACT_CEILING", ceiling);
+  call.set_int("ACT_ZERO_NEG", zero_neg);
 }
 
 std::string def_symbol(std::string_view name, std::string_view symbol) {

@@ -1,7 +1,6 @@
 // Convolutions and matrix products: Conv2D, _FusedConv2D, DepthwiseConv2dNative,
 // FusedDepthwiseConv2dNative, Conv2DBackpropInput, MatMul, _FusedMatMul.
 #include <algorithm>
-#include <bit>
 #include <cctype>
 
 #include "backends/gl/gl_op.h"
@@ -54,7 +53,7 @@ bool filter_loops_fit(InputInfos inputs, bool depthwise) {
   return d[2] < 0 || conv_iterations(d[0], d[1], d[2]) <= kMaxLoopIterations;
 }
 
-// Fills the epilogue's #defines and binds bias (in2) and Prelu alpha (in3).
+// Fills the epilogue's #defines and uniforms and binds bias (in2) and Prelu alpha (in3).
 void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fused) {
   Activation act = Activation::None;
   bool bias = false;
@@ -71,21 +70,21 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
   const bool prelu = act == Activation::Prelu;
   const std::size_t want = 2 + (bias ? 1 : 0) + (prelu ? 1 : 0);
   c.expect_inputs(want, want);
-  // One value for every channel (a scalar) is splatted: a code path, so a #define.
+  // One value for every channel (a scalar) is splatted: a code path, so a #define. Not for one
+  // output channel, whose one lane reads it as it is (one program less).
   bool bias_splat = false, alpha_splat = false;
   if (bias) {
     call.inputs.push_back(&c.per_channel_tex(2, channels, "bias"));
-    bias_splat = call.inputs.back()->layout().c == 1;
+    bias_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   }
   if (prelu) {
     call.inputs.push_back(&c.per_channel_tex(3, channels, "prelu alpha"));
-    alpha_splat = call.inputs.back()->layout().c == 1;
+    alpha_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   }
-  call.defines += def("HAS_BIAS", std::int64_t{bias}) + def_symbol("ACT", glsl_macro(act)) +
-                  def("ACT_IS_PRELU", std::int64_t{prelu}) +
+  call.defines += def("HAS_BIAS", std::int64_t{bias}) +
                   def("BIAS_SPLAT", std::int64_t{bias_splat}) +
                   def("ALPHA_SPLAT", std::int64_t{alpha_splat});
-  call.set_float("ALPHA", c.float_attr("leakyrelu_alpha", 0.2f));
+  set_activation(call, act, c.float_attr("leakyrelu_alpha", 0.2f));
   call.extra += shader_source("epilogue.glsl");
 }
 
@@ -97,18 +96,11 @@ std::array<std::int64_t, 3> gemm_grid(std::int64_t rows, std::int64_t cols, std:
 // Products with at most this many rows take gemv.comp instead of gemm_tiled.comp.
 constexpr std::int64_t kGemvRows = 4;
 
-// The work group width of kernels that run one row of invocations per group: 64, or fewer for
-// grids too small to fill that, rather than a mostly idle group.
-int row_group_width(std::int64_t invocations) {
-  return static_cast<int>(
-      std::clamp<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(invocations)), 8, 64));
-}
-
-// conv_direct.comp's tile: output pixels along a row and output slices per invocation.
+// conv_direct.comp's tile: output pixels along a row and output slices per invocation. Two
+// slices also for convolutions to four channels or fewer, which compute a slice of zeros then:
+// those are small (heads to 1-4 channels), and one tile less is one program (one build) less.
 constexpr std::int64_t kConvPixels = 4;
-std::int64_t conv_slices(std::int64_t out_c4) {
-  return out_c4 >= 2 ? 2 : 1;
-}
+constexpr std::int64_t kConvSlices = 2;
 
 // A copy of input 1 (a filter) repacked by `shader` into a texture of `shape` (at the filter's
 // precision), made at the first run and kept with the filter's data; null when the driver's
@@ -149,7 +141,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   require_loops_fit(c, conv_iterations(f[0], f[1], f[2]),
                     "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window over " +
                         std::to_string(f[2]) + " channels");
-  const std::int64_t slices = conv_slices((f[3] + 3) / 4);
+  const std::int64_t slices = kConvSlices;
   if (const GlTensorData* weights = packed_conv_weights(c, f, slices)) {
     KernelCall call;
     call.shader = "conv_direct.comp";
@@ -214,8 +206,10 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
     call.shader = "depthwise_direct.comp";
     call.defines += def("PW", kDepthwisePixels);
     const std::int64_t tiles = w.out_h * ((w.out_w + kDepthwisePixels - 1) / kDepthwisePixels);
-    // One row of invocations per group, so that the slice (y) is the group's.
-    call.local = {row_group_width(tiles), 1, 1};
+    // One row of invocations per group, so that the slice (y) is the group's: 64 of them, fixed,
+    // for one program per window (fitted to small grids, they made a program per size for no
+    // measurable speed).
+    call.local = {64, 1, 1};
     call.grid = {tiles, (f[2] + 3) / 4, x[0]};
   } else {
     call.shader = "depthwise.comp";
@@ -305,7 +299,7 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
     call.shader = "gemv.comp";
     call.defines += def("M", m);  // the size of its accumulator arrays
     const std::int64_t slices = (n + 3) / 4;
-    call.local = {row_group_width(slices), 1, 1};
+    call.local = {64, 1, 1};  // fixed, as depthwise_direct.comp's
     call.grid = {slices, out->layout().n * out->layout().h, 1};
   } else if (!ta && !tb) {
     call.shader = "gemm_tiled.comp";

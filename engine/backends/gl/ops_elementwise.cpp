@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "backends/gl/gl_op.h"
+#include "backends/gl/shader_library.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -14,8 +15,8 @@ std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
   auto out = c.output(c.shape(0));
   KernelCall call;
   call.shader = "unary.comp";
-  call.defines = def_symbol("OP", op) + def_symbol("ACT", glsl_macro(act));
-  call.set_float("ALPHA", alpha);
+  call.defines = def_symbol("OP", op);
+  set_activation(call, act, alpha);
   call.inputs = {&x};
   call.output = out.get();
   c.dispatch(call);
@@ -33,7 +34,7 @@ std::optional<Activation> fused_activation(const graph::Node& n) {
   return act ? activation_of(*act) : Activation::None;
 }
 
-// `op` is binary.comp's macro (OP_ADD, ...).
+// `op` names binary.comp's op (OP_ADD, ...).
 std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   const std::optional<Activation> act = fused_activation(c.node());
   if (!act) c.unsupported("its fused activation is not supported");
@@ -55,17 +56,17 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   KernelCall call;
   call.shader = "binary.comp";
   // Broadcasting along N, H, W is a clamp by the uniform shapes; a single channel splatted across
-  // the lanes is a code path.
-  call.defines = def_symbol("OP", op) + def("IN0_SPLAT", std::int64_t{a.layout().c == 1}) +
-                 def("IN1_SPLAT", std::int64_t{b.layout().c == 1});
+  // the lanes is a code path (not needed for an output of one channel: one program less). The op
+  // is a uniform (binary.comp says why).
+  call.set_int("OP", shader_constant("binary.comp", op));
+  const bool many = out->layout().c > 1;
+  call.defines = def("IN0_SPLAT", std::int64_t{many && a.layout().c == 1}) +
+                 def("IN1_SPLAT", std::int64_t{many && b.layout().c == 1});
   call.inputs = {&a, &b};
-  if (*act != Activation::None) {
-    call.defines += def_symbol("ACT", glsl_macro(*act));
-    call.set_float("ALPHA", c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
-    if (prelu) {
-      call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
-      call.defines += def("IN2_SPLAT", std::int64_t{call.inputs.back()->layout().c == 1});
-    }
+  set_activation(call, *act, c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
+  if (prelu) {
+    call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
+    call.defines += def("IN2_SPLAT", std::int64_t{many && call.inputs.back()->layout().c == 1});
   }
   call.output = out.get();
   c.dispatch(call);

@@ -1,7 +1,12 @@
-// z = a op b with numpy broadcasting, then the activation ACT of a fused node if defined (a
-// Prelu's alpha from in2). Shapes are padded to NHWC from the left, so a dim of 1 broadcasts by
-// clamping its index to 0; a single channel (INk_SPLAT) is splatted across the four lanes.
-// Specialised by #define: OP, ACT and the splats (code paths). Shapes and ALPHA are uniforms.
+// z = a op b with numpy broadcasting, then the node's activation ACT (a fused one, or ACT_LINEAR
+// as the identity; a fused Prelu's alpha from in2). Shapes are padded to NHWC from the left, so a
+// dim of 1 broadcasts by clamping its index to 0; a single channel (INk_SPLAT) is splatted across
+// the four lanes.
+// OP is a uniform: llvmpipe computes every branch of the chain in op() for every texel and keeps
+// one (its ifs are masks), which costs a few lane operations against the two loads and the store
+// (warm medians measured unchanged, bench/results/gl-live-2026-11-26-b.md), where a program per
+// op cost a build each. Specialised by #define: ACT (see epilogue.glsl) and the splats (code
+// paths). Shapes and the activation's parameters are uniforms.
 #define OP_ADD 0
 #define OP_SUB 1
 #define OP_MUL 2
@@ -26,37 +31,31 @@ vec4 fetch_b(int n, int h, int w, int s) {
   return load_in1(n, h, w, s);
 #endif
 }
+vec4 op(vec4 a, vec4 b) {
+  if (OP == OP_ADD) return a + b;
+  if (OP == OP_SUB) return a - b;
+  if (OP == OP_MUL) return a * b;
+  if (OP == OP_DIV) return a / b;
+  if (OP == OP_MAX) return max(a, b);
+  if (OP == OP_MIN) return min(a, b);
+  if (OP == OP_SQDIFF) return (a - b) * (a - b);
+  return act_leaky(a, b);
+}
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
-  vec4 a = fetch_a(n, h, w, s), b = fetch_b(n, h, w, s);
-#if OP == OP_ADD
-  vec4 z = a + b;
-#elif OP == OP_SUB
-  vec4 z = a - b;
-#elif OP == OP_MUL
-  vec4 z = a * b;
-#elif OP == OP_DIV
-  vec4 z = a / b;
-#elif OP == OP_MAX
-  vec4 z = max(a, b);
-#elif OP == OP_MIN
-  vec4 z = min(a, b);
-#elif OP == OP_SQDIFF
-  vec4 z = (a - b) * (a - b);
+  vec4 z = op(fetch_a(n, h, w, s), fetch_b(n, h, w, s));
+#if ACT == ACT_LINEAR
+  z = act_linear(z, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
+#elif ACT == ACT_PRELU
+  // A fused Prelu's alpha (in2) is one value per channel or one.
+#if IN2_SPLAT
+  z = act_leaky(z, vec4(load_in2(0, 0, 0, 0).x));
 #else
-  vec4 z = act_leaky(a, b);
+  z = act_leaky(z, load_in2(0, 0, 0, s));
 #endif
-#ifdef ACT
-  // A fused node's activation; a fused Prelu's alpha (in2) is one value per channel or one.
-#if ACT != ACT_PRELU
-  vec4 alpha = vec4(ALPHA);
-#elif IN2_SPLAT
-  vec4 alpha = vec4(load_in2(0, 0, 0, 0).x);
 #else
-  vec4 alpha = load_in2(0, 0, 0, s);
-#endif
-  z = activate(ACT, z, alpha);
+  z = activate(ACT, z, vec4(0.0));
 #endif
   store_out(n, h, w, s, z);
 }

@@ -1,5 +1,5 @@
 // Shared by every kernel: the activations of fused nodes and of the standalone ops. C++ names
-// the ACT_* macros (gl_op.h glsl_macro), never their numbers: these lines are their one home.
+// the ACT_* macros (gl_op.h set_activation), never their numbers: these lines are their one home.
 #define ACT_NONE 0
 #define ACT_RELU 1
 #define ACT_RELU6 2
@@ -8,6 +8,10 @@
 #define ACT_PRELU 5
 #define ACT_SIGMOID 6
 #define ACT_TANH 7
+// None, relu, relu6 and leaky as one formula with uniforms (act_linear): one program serves them
+// all. The others stay #defines: elu, sigmoid and tanh because llvmpipe runs every branch of an if
+// (as masks) and they are transcendental; Prelu because it reads its alpha from a texture.
+#define ACT_LINEAR 8
 #define NAN_F uintBitsToFloat(0x7fc00000u)
 #define INF_F uintBitsToFloat(0x7f800000u)
 
@@ -23,6 +27,16 @@ vec4 act_sigmoid(vec4 x) { return 1.0 / (1.0 + exp(-x)); }
 // tanh through exp overflows to inf/inf for large |x| on some drivers; past 15 it is +-1 in fp32.
 vec4 act_tanh(vec4 x) { return tanh(clamp(x, -15.0, 15.0)); }
 
+// y = x < 0 ? (zero_neg ? 0 : slope * x) : x, then capped at `ceiling`: none (slope 1, ceiling
+// +inf), relu (zero_neg), relu6 (zero_neg, ceiling 6), leaky (slope alpha). Each is exactly the
+// function above (relu of -inf is 0, not 0 * -inf; NaN passes). Its cost over a specialised relu
+// is a few lane operations per texel, no load or store.
+vec4 act_linear(vec4 x, float slope, float ceiling, int zero_neg) {
+  vec4 neg = zero_neg != 0 ? vec4(0.0) : slope * x;
+  vec4 y = mix(x, neg, lessThan(x, vec4(0.0)));
+  return mix(y, vec4(ceiling), greaterThan(y, vec4(ceiling)));
+}
+
 vec4 activate(int act, vec4 x, vec4 alpha) {
   if (act == ACT_RELU) return act_relu(x);
   if (act == ACT_RELU6) return act_relu6(x);
@@ -37,8 +51,12 @@ vec4 activate(int act, vec4 x, vec4 alpha) {
 // round like TF.js cpu (each product exact, the sum rounded) use fma() then and doubles otherwise.
 // The operands come from a built-in so the compiler cannot fold the test:
 // (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is rounded first.
-bool fma_rounds_once() {
+bool fma_rounds_once_measured() {
   precise float x = 1.0 + float(gl_NumWorkGroups.x > 0u) * 2.44140625e-4;
   precise float r = fma(x, x, -1.00048828125);
   return r != 0.0;
 }
+// What the probe at start measured (probe.comp), as the prelude's constant FMA_ROUNDS_ONCE: each
+// kernel is built with the one path the driver takes. Tested in the kernel instead, both paths
+// were built (measured on llvmpipe: +17-37% build time, a loop in each) and only one ever ran.
+bool fma_rounds_once() { return FMA_ROUNDS_ONCE != 0; }

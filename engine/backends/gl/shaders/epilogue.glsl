@@ -1,6 +1,7 @@
-// The bias and activation of fused nodes. HAS_BIAS reads in2 ([C] or a scalar: BIAS_SPLAT),
-// ACT_IS_PRELU reads the Prelu alpha from in3 (ALPHA_SPLAT when a scalar); ACT (a #define) and
-// ALPHA (leaky slope, a uniform) come from the node.
+// The bias and activation of fused nodes. HAS_BIAS reads in2 ([C] or a scalar: BIAS_SPLAT); ACT
+// (a #define, set_activation in C++) is ACT_LINEAR for none, relu, relu6 and leaky (its uniforms
+// ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU reading the alpha from in3 (ALPHA_SPLAT when a
+// scalar), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
 vec4 epilogue(vec4 acc, int s) {
 #if HAS_BIAS
 #if BIAS_SPLAT
@@ -9,14 +10,15 @@ vec4 epilogue(vec4 acc, int s) {
   acc += load_in2(0, 0, 0, s);
 #endif
 #endif
-#if ACT_IS_PRELU
+#if ACT == ACT_LINEAR
+  return act_linear(acc, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
+#elif ACT == ACT_PRELU
 #if ALPHA_SPLAT
-  vec4 alpha = vec4(load_in3(0, 0, 0, 0).x);
+  return act_leaky(acc, vec4(load_in3(0, 0, 0, 0).x));
 #else
-  vec4 alpha = load_in3(0, 0, 0, s);
+  return act_leaky(acc, load_in3(0, 0, 0, s));
 #endif
 #else
-  vec4 alpha = vec4(ALPHA);
+  return activate(ACT, acc, vec4(0.0));
 #endif
-  return activate(ACT, acc, alpha);
 }

@@ -1,5 +1,7 @@
 // y = f(x), one texel at a time. OP picks f (C++ passes the macro name, e.g. OP_EXP; the numbers
-// live here only); ACT and ALPHA for the activations.
+// live here only); OP_ACT applies ACT (see epilogue.glsl: relu, relu6 and leaky share the program
+// of ACT_LINEAR). OP stays a #define: most functions here are transcendental, and llvmpipe would
+// compute every branch of a chain on a uniform for every texel.
 #define OP_ACT 0
 #define OP_EXP 1
 #define OP_ABS 2
@@ -21,8 +23,10 @@ void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
   vec4 x = load_in0(n, h, w, s);
-#if OP == OP_ACT
-  vec4 y = activate(ACT, x, vec4(ALPHA));
+#if OP == OP_ACT && ACT == ACT_LINEAR
+  vec4 y = act_linear(x, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
+#elif OP == OP_ACT
+  vec4 y = activate(ACT, x, vec4(0.0));
 #elif OP == OP_EXP
   vec4 y = exp(x);
 #elif OP == OP_ABS
