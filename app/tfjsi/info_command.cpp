@@ -8,6 +8,7 @@
 #include "analysis/model_summary.h"
 #include "analysis/node_cost.h"
 #include "args.h"
+#include "byte_size.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
@@ -18,18 +19,6 @@ namespace tfjsi::cli {
 namespace {
 
 constexpr OptionSpec kOptions[] = {{"json"}};
-
-std::string human_bytes(std::uint64_t b) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(1);
-  if (b >= (1u << 20))
-    s << static_cast<double>(b) / (1 << 20) << " MiB";
-  else if (b >= (1u << 10))
-    s << static_cast<double>(b) / (1 << 10) << " KiB";
-  else
-    s << b << " B";
-  return s.str();
-}
 
 // A string of the summary, which may come from the model: escaped for the terminal.
 std::string safe(const nlohmann::json& v) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analysis/quantize_advice.h"
+#include "byte_size.h"
 #include "core/terminal_text.h"
 #include "inputs.h"
 #include "model_arg.h"

@@ -16,7 +16,4 @@ int quantize_advise(const Args& args);
 // The cpu engine quantize measures drift on (--threads applies).
 std::unique_ptr<runtime::Engine> make_cpu_engine(const Args& args);
 
-// "820.5 KiB"
-std::string human_bytes(std::uint64_t bytes);
-
 }  // namespace tfjsi::cli

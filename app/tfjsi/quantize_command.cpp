@@ -9,6 +9,7 @@
 #include "analysis/quantize_advice.h"
 #include "analysis/quantize_bundle.h"
 #include "analysis/tensor_error.h"
+#include "byte_size.h"
 #include "commands.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
@@ -71,18 +72,6 @@ void prepare_out(const fs::path& out, const model::Bundle& bundle) {
 }
 
 }  // namespace
-
-std::string human_bytes(std::uint64_t b) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(1);
-  if (b >= (1u << 20))
-    s << static_cast<double>(b) / (1 << 20) << " MiB";
-  else if (b >= (1u << 10))
-    s << static_cast<double>(b) / (1 << 10) << " KiB";
-  else
-    s << b << " B";
-  return s.str();
-}
 
 std::unique_ptr<runtime::Engine> make_cpu_engine(const Args& args) {
   auto engine = std::make_unique<runtime::Engine>();
