@@ -12,10 +12,13 @@
 
 #include "io/npy.h"
 #include "model/bundle.h"
+#include "quantize_cli.h"
 #include "support/test_support.h"
 
 using nlohmann::ordered_json;
 namespace fs = std::filesystem;
+using tfjsi::test::q;
+using tfjsi::test::tfjsi_ok;
 
 namespace {
 
@@ -135,18 +138,6 @@ double drift_between(const fs::path& ref, const fs::path& test) {
     drift = std::max(drift, err / std::max(1.0, mag));
   }
   return drift;
-}
-
-tfjsi::test::ProcessResult tfjsi_ok(const QStringList& args) {
-  auto r = tfjsi::test::run_tfjsi(args, 600000);
-  if (r.crashed || r.exit_code != 0)
-    throw std::runtime_error("tfjsi " + args.join(' ').toStdString() + " failed (exit " +
-                             std::to_string(r.exit_code) + "): " + r.err.toStdString());
-  return r;
-}
-
-QString q(const fs::path& p) {
-  return QString::fromStdString(p.string());
 }
 
 }  // namespace

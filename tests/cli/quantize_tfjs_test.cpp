@@ -9,10 +9,13 @@
 #include <fstream>
 
 #include "io/npy.h"
+#include "quantize_cli.h"
 #include "support/test_support.h"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+using tfjsi::test::q;
+using tfjsi::test::tfjsi_ok;
 
 namespace {
 
@@ -20,10 +23,6 @@ json read_json(const fs::path& p) {
   std::ifstream in(p);
   if (!in) throw std::runtime_error("cannot read " + p.string());
   return json::parse(in);
-}
-
-QString q(const fs::path& p) {
-  return QString::fromStdString(p.string());
 }
 
 struct Outputs {
@@ -56,14 +55,6 @@ double drift(const Outputs& ref, const Outputs& test) {
     d = std::max(d, err / std::max(1.0, mag));
   }
   return d;
-}
-
-tfjsi::test::ProcessResult tfjsi_ok(const QStringList& args) {
-  auto r = tfjsi::test::run_tfjsi(args, 600000);
-  if (r.crashed || r.exit_code != 0)
-    throw std::runtime_error("tfjsi " + args.join(' ').toStdString() + " failed (exit " +
-                             std::to_string(r.exit_code) + "): " + r.err.toStdString());
-  return r;
 }
 
 // tests/cli/tfjs_run_bundle.mjs with tests/reference's TF.js.
