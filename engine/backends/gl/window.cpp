@@ -8,15 +8,22 @@ void require_loops_fit(OpContext& c, std::int64_t iterations, const std::string&
                   " loop iterations in one shader invocation, which gl does not run to the end");
 }
 
-std::string window_defines(const ops::Window& w) {
+namespace {
+
+// Kernel size, strides and dilations: what the shaders unroll over.
+std::string loop_defines(const ops::Window& w) {
   return def("KH", w.k_h) + def("KW", w.k_w) + def("SH", w.stride_h) + def("SW", w.stride_w) +
-         def("DH", w.dil_h) + def("DW", w.dil_w) + def("PAD_T", w.pad_top) +
-         def("PAD_L", w.pad_left);
+         def("DH", w.dil_h) + def("DW", w.dil_w);
+}
+
+}  // namespace
+
+std::string window_defines(const ops::Window& w) {
+  return loop_defines(w) + def("PAD_T", w.pad_top) + def("PAD_L", w.pad_left);
 }
 
 void set_window(KernelCall& call, const ops::Window& w) {
-  call.defines += def("KH", w.k_h) + def("KW", w.k_w) + def("SH", w.stride_h) +
-                  def("SW", w.stride_w) + def("DH", w.dil_h) + def("DW", w.dil_w);
+  call.defines += loop_defines(w);
   call.set_int("PAD_T", w.pad_top);
   call.set_int("PAD_L", w.pad_left);
 }
