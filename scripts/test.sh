@@ -14,9 +14,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 # Seconds per step, printed last (also when a step fails) so that CI's tail shows where the
-# time went.
-steps=() step_start=$SECONDS
-step_done() { steps+=("$1 $((SECONDS - step_start))s"); step_start=$SECONDS; }
+# time went: wall time, and the CPU time of the step's processes that ended (user + system:
+# this shell's cutime + cstime in /proc), which shows what a step costs even on a machine shared
+# with other work.
+steps=() step_start=$SECONDS step_cpu=0
+clock_ticks=$(getconf CLK_TCK)
+children_cpu() { awk -v hz="$clock_ticks" '{ sub(/^.*\) /, ""); printf "%d", ($14 + $15) / hz }' /proc/$$/stat; }
+step_done() {
+  local cpu
+  cpu=$(children_cpu)
+  steps+=("$1 $((SECONDS - step_start))s (cpu $((cpu - step_cpu))s)")
+  step_start=$SECONDS step_cpu=$cpu
+}
 trap 'echo "test: seconds per step: ${steps[*]:-none finished}; total ${SECONDS}s" >&2' EXIT
 
 bash scripts/install-deps.sh
