@@ -7,8 +7,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMenu>
-#include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -536,43 +534,6 @@ void CompareDock::colour_by_error() {
   view_->set_value_mark(result_->report.tolerance,
                         tr("tolerance %1").arg(result_->report.tolerance, 0, 'g', 3));
   emit graphColoured();
-}
-
-void install_compare_dock(MainWindow& window) {
-  auto* dock = new CompareDock(window);
-  if (PrecisionDock* precision = window.precision_dock()
-                                     ? window.precision_dock()
-                                     : window.findChild<PrecisionDock*>("precisionDock")) {
-    window.tabifyDockWidget(precision, dock);
-    precision->raise();  // the Precision panel stays in front until a comparison is asked for
-  } else {
-    window.addDockWidget(Qt::BottomDockWidgetArea, dock);
-  }
-  RunDock* run = window.run_dock();
-  dock->set_run_settings([run] { return run->request(false); });
-  dock->set_model(window.model());
-  QObject::connect(&window, &MainWindow::modelOpened, dock,
-                   [dock, &window] { dock->set_model(window.model()); });
-  // The controller may have said which backends it has before this connection: the
-  // environment, sent after every run and on request, says it again.
-  QObject::connect(window.run_controller(), &RunController::backendsReady, dock,
-                   &CompareDock::set_backends);
-  QObject::connect(window.run_controller(), &RunController::environmentReady, dock,
-                   [dock](const EnvInfo& env) { dock->set_backends(env.backends); });
-  QMetaObject::invokeMethod(window.run_controller(), &RunController::requestEnvironment,
-                            Qt::QueuedConnection);
-  for (QAction* a : window.menuBar()->actions()) {
-    QMenu* menu = a->menu();
-    if (!menu || a->text() != MainWindow::tr("&View")) continue;
-    QAction* before = nullptr;
-    for (QAction* item : menu->actions())
-      if (item->isSeparator()) {
-        before = item;
-        break;
-      }
-    menu->insertAction(before, dock->toggleViewAction());
-    break;
-  }
 }
 
 }  // namespace tfjsi::ui

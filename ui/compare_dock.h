@@ -125,9 +125,4 @@ class CompareDock : public QDockWidget {
   QTableWidget* table_;
 };
 
-// Makes the Compare dock, tabs it with the Precision dock (or docks it at the bottom), lists it in
-// the View menu and connects it: the open model, the Run dock's inputs and threads, the backends.
-// The dock is the window's child named "compareDock".
-void install_compare_dock(MainWindow& window);
-
 }  // namespace tfjsi::ui

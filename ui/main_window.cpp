@@ -116,10 +116,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   build_menus();
   build_run_menu();
   build_panels();
-  install_precision_dock(*this);  // after build_menus(): it lists itself in the View menu
-  precision_dock_ = findChild<PrecisionDock*>(QStringLiteral("precisionDock"));
-  install_compare_dock(*this);  // tabbed with the Precision dock
-  compare_dock_ = findChild<CompareDock*>(QStringLiteral("compareDock"));
+  build_check_docks();
   connect_colour_choice();
 }
 
@@ -559,14 +556,46 @@ void MainWindow::build_panels() {
   QMetaObject::invokeMethod(run_controller_, &RunController::requestEnvironment,
                             Qt::QueuedConnection);
 
+  add_dock_toggles({memory_dock_, profile_dock_, env_dock_});
+}
+
+void MainWindow::add_dock_toggles(std::initializer_list<QDockWidget*> docks) {
   QAction* after = nullptr;  // the View menu's first separator: the dock toggles go above it
   for (QAction* a : view_menu_->actions())
     if (a->isSeparator()) {
       after = a;
       break;
     }
-  for (QDockWidget* d : std::initializer_list<QDockWidget*>{memory_dock_, profile_dock_, env_dock_})
-    view_menu_->insertAction(after, d->toggleViewAction());
+  for (QDockWidget* d : docks) view_menu_->insertAction(after, d->toggleViewAction());
+}
+
+// ---- the Precision and Compare panels ----
+
+void MainWindow::build_check_docks() {
+  precision_dock_ = new PrecisionDock(*this);
+  addDockWidget(Qt::BottomDockWidgetArea, precision_dock_);
+  // Sized to its rows, as it shows until a check has run.
+  resizeDocks({precision_dock_}, {precision_dock_->compact_height()}, Qt::Vertical);
+  compare_dock_ = new CompareDock(*this);
+  tabifyDockWidget(precision_dock_, compare_dock_);
+  precision_dock_->raise();  // in front until a comparison is asked for
+
+  // Both take the Run dock's settings (backend, threads, inputs) when they start.
+  precision_dock_->set_run_settings([this] { return run_dock_->request(false); });
+  compare_dock_->set_run_settings([this] { return run_dock_->request(false); });
+  precision_dock_->set_model(model_);
+  compare_dock_->set_model(model_);
+  connect(this, &MainWindow::modelOpened, this, [this] {
+    precision_dock_->set_model(model_);
+    compare_dock_->set_model(model_);
+  });
+  // The controller may have said which backends it has before these connections: the
+  // environment, sent after every run and on request (build_panels asks), says it again.
+  connect(run_controller_, &RunController::backendsReady, compare_dock_,
+          &CompareDock::set_backends);
+  connect(run_controller_, &RunController::environmentReady, compare_dock_,
+          [this](const EnvInfo& env) { compare_dock_->set_backends(env.backends); });
+  add_dock_toggles({precision_dock_, compare_dock_});
 }
 
 void MainWindow::on_run_failed(const QString& message, bool cancelled) {

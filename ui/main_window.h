@@ -8,6 +8,7 @@
 #include <QRect>
 #include <QThread>
 #include <atomic>
+#include <initializer_list>
 #include <memory>
 
 #include "compare_job.h"
@@ -127,6 +128,11 @@ class MainWindow : public QMainWindow {
   void connect_colour_choice();
   // The Memory, Profile and Environment docks, tabbed with Outputs, and their View menu entries.
   void build_panels();
+  // The Precision and Compare docks, tabbed at the bottom, wired to the Run dock and the model.
+  void build_check_docks();
+  // Show/hide entries for `docks` in the View menu, with the other docks' (above its first
+  // separator).
+  void add_dock_toggles(std::initializer_list<QDockWidget*> docks);
   void on_check_done();
   void on_compare_done();
   // A run, an fp16 check or a comparison holds the engine.

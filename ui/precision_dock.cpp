@@ -7,8 +7,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMenu>
-#include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -579,31 +577,6 @@ void PrecisionDock::colour_by_error() {
 void PrecisionDock::jump_to_first_overflow() {
   if (result_ && result_->report.first_overflow)
     activate_node(QString::fromStdString(*result_->report.first_overflow));
-}
-
-void install_precision_dock(MainWindow& window) {
-  auto* dock = new PrecisionDock(window);
-  window.addDockWidget(Qt::BottomDockWidgetArea, dock);
-  // Sized to its rows, as it shows until a check has run.
-  window.resizeDocks({dock}, {dock->compact_height()}, Qt::Vertical);
-  RunDock* run = window.run_dock();
-  dock->set_run_settings([run] { return run->request(false); });
-  dock->set_model(window.model());
-  QObject::connect(&window, &MainWindow::modelOpened, dock,
-                   [dock, &window] { dock->set_model(window.model()); });
-  // Listed in the View menu with the other docks (before its first separator).
-  for (QAction* a : window.menuBar()->actions()) {
-    QMenu* menu = a->menu();
-    if (!menu || a->text() != MainWindow::tr("&View")) continue;
-    QAction* before = nullptr;
-    for (QAction* item : menu->actions())
-      if (item->isSeparator()) {
-        before = item;
-        break;
-      }
-    menu->insertAction(before, dock->toggleViewAction());
-    break;
-  }
 }
 
 }  // namespace tfjsi::ui

@@ -133,9 +133,4 @@ class PrecisionDock : public QDockWidget {
   QTableWidget* table_;
 };
 
-// Makes the Precision dock, docks it at the bottom of `window`, lists it in the View menu and
-// connects it: the open model, the Run dock's inputs and threads, the graph canvas. The dock is
-// the window's child named "precisionDock" (findChild<PrecisionDock*>() finds it).
-void install_precision_dock(MainWindow& window);
-
 }  // namespace tfjsi::ui

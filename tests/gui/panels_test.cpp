@@ -24,6 +24,7 @@
 
 #include "backends/all_backends.h"
 #include "bar_chart.h"
+#include "compare_dock.h"
 #include "env_dock.h"
 #include "graph_view.h"
 #include "gui_run.h"
@@ -32,6 +33,7 @@
 #include "main_window.h"
 #include "memory_dock.h"
 #include "outputs_dock.h"
+#include "precision_dock.h"
 #include "profile_dock.h"
 #include "run_controller.h"
 #include "run_dock.h"
@@ -127,6 +129,18 @@ class PanelsTest : public QObject {
         if (a->menu())
           for (QAction* b : a->menu()->actions()) in_menu = in_menu || b == d->toggleViewAction();
       QVERIFY(in_menu);
+    }
+    // The two check panels: tabbed together, listed with the other docks in the View menu.
+    auto* precision = win_->precision_dock();
+    auto* compare = win_->compare_dock();
+    QVERIFY(precision && compare);
+    QVERIFY(win_->tabifiedDockWidgets(precision).contains(compare));
+    for (QDockWidget* d : std::initializer_list<QDockWidget*>{precision, compare}) {
+      bool in_menu = false;
+      for (QAction* a : win_->menuBar()->actions())
+        if (a->menu())
+          for (QAction* b : a->menu()->actions()) in_menu = in_menu || b == d->toggleViewAction();
+      QVERIFY2(in_menu, qPrintable(d->windowTitle()));
     }
   }
 
