@@ -102,7 +102,9 @@ int main() {
   };
   std::printf("\nns per texel, %dx%d texels:\n%-6s %8s %8s %8s\n", kWidth, kHeight, "group",
               "store", "copy", "add");
-  for (auto [lx, ly] : {std::pair{8, 8}, std::pair{64, 1}, std::pair{16, 16}}) {
+  for (const auto& group : {std::pair{8, 8}, std::pair{64, 1}, std::pair{16, 16}}) {
+    // Plain variables: clang before 16 cannot capture structured bindings in a lambda.
+    const int lx = group.first, ly = group.second;
     std::printf("%2dx%-3d", lx, ly);
     for (const char* what : {"STORE", "COPY", "ADD"}) {
       use(what, lx, ly);
