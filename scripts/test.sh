@@ -37,6 +37,7 @@ export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
 
 corpus=$(bash tests/fetch-corpus.sh)
 reference=$(bash tests/reference/make-data.sh)
+ops=$(bash tests/ops/make-ops.sh)
 step_done test-data
 
 # configure_build_test DIR SANITIZE: configure, build and run the whole suite in DIR.
@@ -45,7 +46,7 @@ step_done test-data
 # fails instead of passing as green.
 configure_build_test() {
   cmake -S . -B "$1" -G Ninja -DBUILD_TESTING=ON -DTFJSI_SANITIZE="$2" \
-    -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" >/dev/null
+    -DTFJSI_CORPUS_DIR="$corpus" -DTFJSI_REFERENCE_DIR="$reference" -DTFJSI_OPS_DIR="$ops" >/dev/null
   cmake --build "$1"
   step_done "$1:build"
   # GUI and GL tests need a display; xvfb-run gives them one even where no X server runs.

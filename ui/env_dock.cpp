@@ -8,6 +8,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -56,7 +57,11 @@ EnvDock::EnvDock(QWidget* parent) : QDockWidget(tr("Environment"), parent) {
   message_->setWordWrap(true);
   message_->hide();
   v->addWidget(message_);
-  auto* split = new QSplitter(Qt::Vertical, w);
+  // Two pages: the engine (flags, backends, gl) and the op table, which needs the dock's height.
+  tabs_ = new QTabWidget(w);
+  tabs_->setObjectName("envTabs");
+  tabs_->setDocumentMode(true);
+  auto* split = new QSplitter(Qt::Vertical);
   flags_ = new QTableWidget(0, 3, split);
   flags_->setObjectName("flagsTable");
   flags_->setHorizontalHeaderLabels({tr("Flag"), tr("Value"), tr("Type")});
@@ -74,13 +79,33 @@ EnvDock::EnvDock(QWidget* parent) : QDockWidget(tr("Environment"), parent) {
   gl_ = new QTreeWidget(split);
   gl_->setObjectName("envGl");
   gl_->setHeaderLabels({tr("OpenGL"), tr("Value")});
+  auto* ops = new QWidget;
+  auto* ov = new QVBoxLayout(ops);
+  ov->setContentsMargins(0, 0, 0, 0);
+  ops_summary_ = new QLabel(ops);
+  ops_summary_->setObjectName("envOpsSummary");
+  ops_summary_->setWordWrap(true);
+  ops_filter_ = new QLineEdit(ops);
+  ops_filter_->setObjectName("envOpsFilter");
+  ops_filter_->setPlaceholderText(tr("Find an op or a category"));
+  ops_filter_->setClearButtonEnabled(true);
+  connect(ops_filter_, &QLineEdit::textChanged, this, &EnvDock::filter_ops);
+  ops_ = new QTreeWidget(ops);
+  ops_->setObjectName("envOps");
+  ops_->setRootIsDecorated(false);
+  ops_->setSortingEnabled(true);
+  ov->addWidget(ops_summary_);
+  ov->addWidget(ops_filter_);
+  ov->addWidget(ops_, 1);
   split->addWidget(flags_);
   split->addWidget(backends_);
   split->addWidget(gl_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
   split->setStretchFactor(2, 2);
-  v->addWidget(split, 1);
+  tabs_->addTab(split, tr("Engine"));
+  tabs_->addTab(ops, tr("Ops"));
+  v->addWidget(tabs_, 1);
   setWidget(w);
 }
 
@@ -152,6 +177,72 @@ void EnvDock::show_environment(const EnvInfo& env) {
          env_.probe_reason.empty() ? tr("not run") : QString::fromStdString(env_.probe_reason));
   }
   gl_->resizeColumnToContents(0);
+  show_ops();
+}
+
+void EnvDock::show_ops() {
+  // The list is fixed for a build: made once, so the user's sort and filter stay.
+  if (ops_->topLevelItemCount() == static_cast<int>(env_.ops.size())) return;
+  ops_->setSortingEnabled(false);
+  ops_->clear();
+  QStringList header = {tr("Op"), tr("Category")};
+  if (!env_.ops.empty())
+    for (const auto& [backend, native] : env_.ops.front().native)
+      header << QString::fromStdString(backend);
+  ops_->setHeaderLabels(header);
+  int converter = 0, runs = 0;
+  std::map<std::string, int> own;
+  for (const auto& op : env_.ops) {
+    QStringList cells = {QString::fromStdString(op.op), QString::fromStdString(op.category)};
+    for (const auto& [backend, native] : op.native) {
+      // The same words as `tfjsi env --ops` and docs/ops.md.
+      cells << (op.executor                   ? tr("executor")
+                : native                      ? tr("yes")
+                : op.runs && backend != "cpu" ? tr("cpu")
+                                              : QStringLiteral("-"));
+      if (op.category != "not in the converter") own[backend] += native;
+    }
+    auto* it = new QTreeWidgetItem(ops_, cells);
+    it->setToolTip(0, cells[0]);
+    for (int c = 2; c < cells.size(); ++c) {
+      it->setTextAlignment(c, Qt::AlignCenter);
+      if (cells[c] == "-") it->setForeground(c, QColor(176, 32, 32));
+      if (cells[c] == tr("yes"))
+        it->setForeground(c, backend_colour(header[c].toStdString()).darker(150));
+    }
+    if (op.category != "not in the converter") {
+      ++converter;
+      runs += op.runs;
+    }
+  }
+  QStringList per;
+  if (!env_.ops.empty())
+    for (const auto& [backend, native] : env_.ops.front().native)
+      per << tr("%1 %2").arg(QString::fromStdString(backend)).arg(own[backend]);
+  ops_summary_->setText(tr("TF.js converter %1: %2 ops, %3 run here. Own kernels: %4. "
+                           "\"cpu\": through the cpu kernel; \"-\": a model holding it does "
+                           "not run.")
+                            .arg(QString::fromStdString(env_.converter_version))
+                            .arg(converter)
+                            .arg(runs)
+                            .arg(per.join(", ")));
+  ops_->setSortingEnabled(true);
+  ops_->sortByColumn(0, Qt::AscendingOrder);
+  // The backend columns always in view; the op's name takes what is left (elided when long).
+  QHeaderView* h = ops_->header();
+  h->setStretchLastSection(false);
+  h->setSectionResizeMode(0, QHeaderView::Stretch);
+  for (int c = 1; c < ops_->columnCount(); ++c)
+    h->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+  filter_ops(ops_filter_->text());
+}
+
+void EnvDock::filter_ops(const QString& text) {
+  for (int i = 0; i < ops_->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* it = ops_->topLevelItem(i);
+    it->setHidden(!text.isEmpty() && !it->text(0).contains(text, Qt::CaseInsensitive) &&
+                  !it->text(1).contains(text, Qt::CaseInsensitive));
+  }
 }
 
 void EnvDock::rebuild_flags() {

@@ -2,7 +2,8 @@
 // it can change (a check box for a bool, a spin box for a number, a text field for text; detected
 // facts read-only), sent to the RunController to set on the worker thread; the backends with
 // whether they can run here and why not; the gl context (vendor, renderer, version) and what its
-// RGBA16F stores do with values past half's range (the fp16 probe).
+// RGBA16F stores do with values past half's range (the fp16 probe); every op of TF.js's converter
+// with the backends that run it natively (as `tfjsi env --ops`).
 #pragma once
 
 #include <QDockWidget>
@@ -13,6 +14,8 @@
 #include "run_result.h"
 
 class QLabel;
+class QLineEdit;
+class QTabWidget;
 class QTableWidget;
 class QTreeWidget;
 class QWidget;
@@ -37,6 +40,11 @@ class EnvDock : public QDockWidget {
   QTableWidget* flags_table() const { return flags_; }
   QTreeWidget* backends_tree() const { return backends_; }
   QTreeWidget* gl_tree() const { return gl_; }
+  // One row per op: op, category, then one column per backend ("yes", "cpu", "executor", "-").
+  QTreeWidget* ops_tree() const { return ops_; }
+  QLineEdit* ops_filter() const { return ops_filter_; }
+  // Pages: 0 the engine (flags, backends, gl), 1 the ops.
+  QTabWidget* tabs() const { return tabs_; }
   QLabel* message_label() const { return message_; }
   // The editor of a flag (QCheckBox, QSpinBox, QDoubleSpinBox or QLineEdit), or null.
   QWidget* editor(const QString& name) const;
@@ -49,6 +57,8 @@ class EnvDock : public QDockWidget {
   void rebuild_flags();
   void update_values();
   void edited(const std::string& name, const QString& text);
+  void show_ops();
+  void filter_ops(const QString& text);
 
   EnvInfo env_;
   std::vector<std::string> shown_;  // flag names the table has editors for, in order
@@ -56,6 +66,10 @@ class EnvDock : public QDockWidget {
   QTableWidget* flags_;
   QTreeWidget* backends_;
   QTreeWidget* gl_;
+  QTabWidget* tabs_;
+  QTreeWidget* ops_;
+  QLineEdit* ops_filter_;
+  QLabel* ops_summary_;
   QLabel* message_;
 };
 

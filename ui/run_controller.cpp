@@ -13,6 +13,7 @@
 #include "backends/all_backends.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
+#include "ops/converter_ops.h"
 #include "runtime/benchmark.h"
 #include "runtime/executor.h"
 #include "runtime/profiler.h"
@@ -288,6 +289,8 @@ EnvInfo RunController::environment() {
   env.store_samples = probe_->store_samples;
   // Read after the probe, which puts back the flags it changed.
   env.flags = engine_->flags().list();
+  env.ops = runtime::op_support(*engine_);
+  env.converter_version = std::string(ops::converter_version());
   return env;
 }
 

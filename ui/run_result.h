@@ -16,6 +16,7 @@
 #include "core/host_tensor.h"
 #include "input_source.h"
 #include "runtime/engine.h"
+#include "runtime/op_support.h"
 
 namespace tfjsi::ui {
 
@@ -135,6 +136,9 @@ struct EnvInfo {
   std::string store_rounding, store_overflow;
   bool upload_exact = false, store_exact = false;
   std::vector<std::pair<float, float>> store_samples;  // written, read back
+  // Every op of TF.js's converter and which backends run it natively (runtime::op_support).
+  std::vector<runtime::OpSupport> ops;
+  std::string converter_version;
 };
 
 }  // namespace tfjsi::ui

@@ -45,6 +45,8 @@ commands:
                                            default 8; T default 0.01), the smallest bundle
                                            within T and the command that writes it
   env      [--json] [--flag NAME=VALUE]... backends (available or why not) and flags
+  env      --ops [--json]                  every op of TF.js's converter: which backends
+                                           run it with their own kernels
   help                                     this text
 
 ENGINE options: --backend auto|cpu|xnnpack|gl  --precision fp32|fp16  --threads N

@@ -136,6 +136,11 @@ class Backend {
 
   // Whether this backend has a kernel for the node (op, attributes, dtypes as far as known).
   virtual bool supports(const graph::Node& node) const = 0;
+  // The ops this backend runs with kernels of its own, read from its registration lists (some
+  // only for some attributes, dtypes or shapes: supports() decides per node). Ops it takes
+  // through another backend's kernels are not among them. For `tfjsi env --ops` and the
+  // Environment panel; independent of whether the backend can start here. Default: none.
+  virtual std::vector<std::string_view> native_ops() const { return {}; }
   // supports() told what shape inference knows of the node's data inputs too (one entry per input,
   // in order; null when the producer is unknown). A backend whose kernels take only some input
   // shapes (gl: a per-channel fused bias) overrides it; plans ask this one. Default: supports().

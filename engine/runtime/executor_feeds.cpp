@@ -39,6 +39,9 @@ std::vector<Value> Executor::feeds_from(const NamedTensors& inputs) {
     const graph::Endpoint& ep = graph_.inputs[k];
     const std::string expected = describe(ep.dtype, ep.shape);
     const HostTensor* t = by_input[k];
+    // A PlaceholderWithDefault left unfed takes its default, as in TF.js.
+    if (!t && ep.ref.node >= 0 && graph_.nodes[ep.ref.node].op == "PlaceholderWithDefault")
+      continue;
     if (!t) throw ModelError("missing input '" + ep.name + "' (expected " + expected + ")");
     const std::string got = std::string(to_string(t->dtype)) + " " + shape_to_string(t->shape);
     if (ep.dtype && *ep.dtype != t->dtype)
@@ -65,7 +68,9 @@ std::vector<Value> Executor::feeds_from(const NamedTensors& inputs) {
   }
   std::vector<Value> feeds;
   for (std::size_t k = 0; k < graph_.inputs.size(); ++k)
-    feeds.push_back(Value{engine_.make_tensor(*by_input[k], graph_.inputs[k].name), {}, {}});
+    feeds.push_back(by_input[k]
+                        ? Value{engine_.make_tensor(*by_input[k], graph_.inputs[k].name), {}, {}}
+                        : Value{});  // an unfed PlaceholderWithDefault: no handle
   return feeds;
 }
 

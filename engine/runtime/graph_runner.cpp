@@ -52,7 +52,8 @@ class Run {
       : r_(r), e_(r.engine), g_(r.graph), plan_(plan), fed_(g_.nodes.size()), ctxs_(g_, plan) {
     max_iterations_ = e_.flags().get_int("loop_iteration_limit");
     for (std::size_t k = 0; k < feeds.size(); ++k)
-      fed_[g_.inputs[k].ref.node] = std::move(feeds[k]);
+      if (!feeds[k].is_tensor() || feeds[k].tensor.alive())  // else: runs its default input
+        fed_[g_.inputs[k].ref.node] = std::move(feeds[k]);
     if (e_.flags().get_bool("debug")) debug_.emplace();
     const auto& obs = e_.observers();
     fuse_ = e_.flags().get_bool("fuse") && std::none_of(obs.begin(), obs.end(), [](Observer* o) {

@@ -80,3 +80,7 @@ set_tests_properties(gui_readable_test PROPERTIES TIMEOUT 900)
 tfjsi_add_suite(gui_compare_test ${CMAKE_CURRENT_LIST_DIR}/compare_test.cpp)
 target_link_libraries(gui_compare_test PRIVATE tfjsi_ui)
 set_tests_properties(gui_compare_test PROPERTIES TIMEOUT 600)
+
+# The Environment panel's op table (issue #26): every converter op with what each backend runs.
+tfjsi_add_suite(gui_env_ops_test ${CMAKE_CURRENT_LIST_DIR}/env_ops_test.cpp)
+target_link_libraries(gui_env_ops_test PRIVATE tfjsi_ui)

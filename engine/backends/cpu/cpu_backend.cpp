@@ -16,6 +16,12 @@ Kernel CpuBackend::kernel_for(std::string_view op) const {
   return find_kernel(op);
 }
 
+std::vector<std::string_view> CpuBackend::native_ops() const {
+  std::vector<std::string_view> ops;
+  for (const KernelEntry& e : kernel_registry()) ops.push_back(e.op);
+  return ops;
+}
+
 bool CpuBackend::supports(const graph::Node& node) const {
   return kernel_for(node.op) != nullptr;
 }

@@ -25,6 +25,7 @@ class CpuBackend final : public runtime::Backend {
   runtime::Availability availability() override { return {true, {}}; }
 
   bool supports(const graph::Node& node) const override;
+  std::vector<std::string_view> native_ops() const override;
   std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override;
   HostTensor download(const runtime::TensorView& tensor) override;
   std::vector<runtime::TensorView> run(const graph::Node& node,

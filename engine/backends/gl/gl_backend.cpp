@@ -160,6 +160,12 @@ void GlBackend::set_program_cache_dir(std::filesystem::path dir) {
   if (programs_) programs_->set_disk_dir(cache_dir_);
 }
 
+std::vector<std::string_view> GlBackend::native_ops() const {
+  std::vector<std::string_view> ops;
+  for (const GlOpEntry& e : gl_op_registry()) ops.push_back(e.op);
+  return ops;
+}
+
 bool GlBackend::supports(const graph::Node& node) const {
   return supports_inputs(node, {});
 }

@@ -76,6 +76,7 @@ class GlBackend : public runtime::Backend {
   runtime::Availability availability() override;
   void declare_flags(runtime::Flags& flags) override;
   bool supports(const graph::Node& node) const override;
+  std::vector<std::string_view> native_ops() const override;
   bool supports_inputs(const graph::Node& node,
                        std::span<const graph::TensorInfo* const> inputs) const override;
   std::optional<graph::Node> fuse(

@@ -79,6 +79,8 @@ struct NativeOp {
 
 // Every native op, from the one list in native_registry.cpp; nullptr when `op` has none.
 const NativeOp* find_native(std::string_view op);
+// The ops of that list.
+std::vector<std::string_view> native_op_names();
 
 // ---- helpers shared by the op files ----
 

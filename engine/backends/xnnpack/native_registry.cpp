@@ -97,4 +97,10 @@ const NativeOp* find_native(std::string_view op) {
   return it != kNative.end() && it->op == op ? &*it : nullptr;
 }
 
+std::vector<std::string_view> native_op_names() {
+  std::vector<std::string_view> ops;
+  for (const NativeOp& op : kNative) ops.push_back(op.op);
+  return ops;
+}
+
 }  // namespace tfjsi::xnnpack

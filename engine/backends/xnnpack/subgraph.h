@@ -44,5 +44,7 @@ struct SubgraphDef {
 bool define_subgraph_node(SubgraphDef& def);
 // Reshape, Squeeze, ExpandDims: free views on the operator path, copies inside a runtime.
 bool is_view_op(std::string_view op);
+// The ops define_subgraph_node can define.
+std::vector<std::string_view> subgraph_op_names();
 
 }  // namespace tfjsi::xnnpack

@@ -468,4 +468,10 @@ bool define_subgraph_node(SubgraphDef& def) {
   return it->define(def);
 }
 
+std::vector<std::string_view> subgraph_op_names() {
+  std::vector<std::string_view> ops;
+  for (const SubgraphOp& op : kOps) ops.push_back(op.op);
+  return ops;
+}
+
 }  // namespace tfjsi::xnnpack

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <variant>
 
 #include "backends/xnnpack/operator_cache.h"
 #include "backends/xnnpack/subgraph.h"
@@ -51,6 +54,36 @@ bool check_node(const graph::Graph& graph, const graph::Graph& shapes, int i) {
     d.in_shapes.push_back(*s);
   }
   return define_subgraph_node(d);
+}
+
+// What a partition's nodes compute: op, name and scalar or list attributes of each. Entries are
+// keyed by node address, which a later graph may reuse (an Executor made after another died):
+// a runtime is only reused for the same computation, not for whatever node lives there now.
+std::string partition_fingerprint(const graph::Graph& graph, const std::vector<int>& nodes) {
+  std::string f;
+  for (int i : nodes) {
+    const graph::Node& n = graph.nodes[static_cast<std::size_t>(i)];
+    f += n.op + '\x1f' + n.name;
+    for (const auto& [key, value] : n.attrs) {
+      f += '\x1e' + key + '=';
+      std::visit(
+          [&f](const auto& v) {
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<V, std::string>)
+              f += v;
+            else if constexpr (std::is_arithmetic_v<V>)
+              f += std::to_string(v);
+            else if constexpr (std::is_same_v<V, std::vector<std::int64_t>> ||
+                               std::is_same_v<V, std::vector<float>>)
+              for (auto x : v) f += std::to_string(x) + ',';
+            else if constexpr (std::is_same_v<V, std::vector<std::string>>)
+              for (const auto& x : v) f += x + ',';
+          },
+          value);
+    }
+    f += '\x1d';
+  }
+  return f;
 }
 
 bool is_weight(const graph::Graph& graph, const graph::TensorRef& r) {
@@ -240,14 +273,16 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
   // another pool size.
   const std::size_t threads = pool ? pthreadpool_get_threads_count(pool) : 1;
   Entry& e = entries_[&graph.nodes[p.nodes.front()]];
+  std::string fingerprint = partition_fingerprint(graph, p.nodes);
   bool same = e.shapes.size() == host.size() && e.threads == threads && e.nodes == p.nodes &&
-              e.outputs == p.outputs;
+              e.outputs == p.outputs && e.fingerprint == fingerprint;
   for (std::size_t k = 0; same && k < host.size(); ++k)
     same = e.shapes[k] == host[k].shape &&
            (!is_weight(graph, p.inputs[k]) ||
             (e.weight_ptrs[k] == host[k].buffer->data() && !e.weights[k].expired()));
   if (!same || (e.candidate && e.candidate != pool)) {
     e = Entry{};
+    e.fingerprint = std::move(fingerprint);
     e.nodes = p.nodes;
     e.outputs = p.outputs;
     for (std::size_t k = 0; k < host.size(); ++k) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "runtime/partition.h"
@@ -71,6 +72,7 @@ class SubgraphRuntimes {
   struct Entry {
     std::vector<int> nodes;
     std::vector<graph::TensorRef> outputs;
+    std::string fingerprint;  // what the nodes compute (ops, names, attributes)
     std::vector<Shape> shapes;  // of the partition's inputs
     // Per input: the weight buffer a runtime packed or reads (empty for activations).
     std::vector<std::weak_ptr<const Buffer>> weights;

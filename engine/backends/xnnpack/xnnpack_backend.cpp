@@ -8,6 +8,7 @@
 
 #include "backends/cpu/kernel.h"
 #include "backends/xnnpack/native_op.h"
+#include "backends/xnnpack/subgraph.h"
 #include "core/error.h"
 #include "graph/build.h"
 
@@ -140,6 +141,17 @@ void XnnpackBackend::end_run() {
 runtime::Availability XnnpackBackend::availability() {
   start();
   return availability_;
+}
+
+std::vector<std::string_view> XnnpackBackend::native_ops() const {
+  std::vector<std::string_view> ops = native_op_names();
+  for (std::string_view op : subgraph_op_names()) ops.push_back(op);
+  for (std::string_view op : {"Reshape", "Squeeze", "ExpandDims"})
+    if (is_view_op(op)) ops.push_back(op);
+  std::ranges::sort(ops);
+  const auto [first, last] = std::ranges::unique(ops);
+  ops.erase(first, last);
+  return ops;
 }
 
 bool XnnpackBackend::supports(const graph::Node& node) const {

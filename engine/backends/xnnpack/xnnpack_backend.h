@@ -60,6 +60,9 @@ class XnnpackBackend final : public runtime::Backend, public runtime::PartitionR
 
   // Every node a cpu kernel exists for: what XNNPACK lacks runs through that kernel here.
   bool supports(const graph::Node& node) const override;
+  // XNNPACK operators, subgraph nodes, and the view ops it reshapes in place; not the cpu
+  // kernels it runs for the rest.
+  std::vector<std::string_view> native_ops() const override;
   std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override;
   HostTensor download(const runtime::TensorView& tensor) override;
   std::vector<runtime::TensorView> run(const graph::Node& node,
