@@ -8,6 +8,7 @@
 
 #include "backends/cpu/kernel.h"
 #include "backends/xnnpack/native_op.h"
+#include "backends/xnnpack/pool_choice.h"
 #include "core/error.h"
 #include "graph/build.h"
 
@@ -24,32 +25,26 @@ const std::shared_ptr<Buffer>& XnnData::padded() {
 
 namespace {
 
-// The pool for an XNNPACK operator, or nullptr (the calling thread alone) when the node's work is
-// too small to share: every parallel run waits for all the pool's workers to check in, which
-// costs more than such an operator, and far more when other processes hold the cores. The work
-// is estimated from the inputs: multiply-adds for convolutions and matrix products, elements for
-// the rest.
-pthreadpool_t pool_for(const graph::Node& node, const std::vector<HostTensor>& host,
-                       pthreadpool_t pool) {
-  if (!pool || host.empty()) return pool;
+// The work of a node outside partitions, as pool_choice.h counts it, from its inputs:
+// multiply-adds for convolutions and matrix products, elements (times kElementWork) for the rest.
+double node_work(const graph::Node& node, const std::vector<HostTensor>& host) {
   const std::string_view op = node.op;
   const bool conv = op == "Conv2D" || op == "_FusedConv2D" || op == "DepthwiseConv2dNative" ||
                     op == "FusedDepthwiseConv2dNative";
   const bool matmul =
       op == "MatMul" || op == "_FusedMatMul" || op == "BatchMatMul" || op == "BatchMatMulV2";
-  double work = 0;
-  for (const HostTensor& t : host) work = std::max(work, static_cast<double>(t.num_elements()));
-  double threshold = 1 << 18;  // elements: a memory-bound pass of about 0.1 ms
   if ((conv || matmul) && host.size() >= 2 && host[1].rank() >= 2) {
     const HostTensor& w = host[1];
     const double x = static_cast<double>(host[0].num_elements());
     // Filter [kh, kw, C, M or out_c]: per input element, kh*kw*(M or out_c) multiply-adds.
     // Matrix [K, N]: per element of the left matrix, N.
-    work = conv && w.rank() == 4 ? x * static_cast<double>(w.shape[0] * w.shape[1] * w.shape[3])
+    return conv && w.rank() == 4 ? x * static_cast<double>(w.shape[0] * w.shape[1] * w.shape[3])
                                  : x * static_cast<double>(w.shape.back());
-    threshold = 1 << 22;  // multiply-adds: about 0.05 ms on one core
   }
-  return work < threshold ? nullptr : pool;
+  double elements = 0;
+  for (const HostTensor& t : host)
+    elements = std::max(elements, static_cast<double>(t.num_elements()));
+  return elements * kElementWork;
 }
 
 }  // namespace
@@ -186,20 +181,51 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
 
   std::vector<HostTensor> out;
   Path path = Path::CpuKernel;
-  if (const NativeOp* op = find_native(node.op)) {
-    NativeCall call(node, inputs, host, pool_for(node, host, ctx.pool), cache_, stats_);
-    if (auto r = op->run(call)) {
-      out = std::move(*r);
-      path = Path::Xnnpack;
+  // The node on the calling thread or on the pool (pool_choice.h); cpu kernels too, whose own
+  // thresholds are for the cpu backend.
+  auto compute = [&](pthreadpool_t pool) {
+    path = Path::CpuKernel;
+    if (const NativeOp* op = find_native(node.op)) {
+      NativeCall call(node, inputs, host, pool, cache_, stats_);
+      if (auto r = op->run(call)) {
+        out = std::move(*r);
+        path = Path::Xnnpack;
+        return;
+      }
     }
-  }
-  if (path != Path::Xnnpack) {
     const cpu::Kernel fn = cpu::find_kernel(node.op);
     if (!fn)
       throw BackendLimit("node '" + node.name + "' (" + node.op +
                          "): no xnnpack operator or cpu kernel for this op");
-    out = fn(cpu::KernelContext{node, host, ctx.pool});
+    out = fn(cpu::KernelContext{node, host, pool});
+  };
+  const double work = node_work(node, host);
+  const std::size_t threads = ctx.pool ? pthreadpool_get_threads_count(ctx.pool) : 1;
+  pthreadpool_t pool = nullptr;
+  switch (pool_use(work, threads)) {
+    case PoolUse::CallingThread:
+      compute(nullptr);
+      break;
+    case PoolUse::Pool:
+      compute(pool = ctx.pool);
+      break;
+    case PoolUse::Trial: {
+      // Decided once per node and work, in the run that first meets it.
+      if (node_pools_.size() > (1u << 16)) node_pools_.clear();
+      const auto it = node_pools_.find(&node);
+      if (it != node_pools_.end() && it->second.work == work) {
+        compute(pool = it->second.pool ? ctx.pool : nullptr);
+      } else {
+        // The outputs kept are those of the trial's last run, on the pool: the same values.
+        const bool wins = run_pool_trial(ctx.pool, compute);
+        node_pools_[&node] = {work, wins};
+        ++stats_.node_trials;
+        if (wins) pool = ctx.pool;
+      }
+      break;
+    }
   }
+  if (pool) ++stats_.pooled_node_runs;
 
   std::vector<runtime::TensorView> views;
   views.reserve(out.size());
