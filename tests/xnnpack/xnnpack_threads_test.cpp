@@ -73,14 +73,23 @@ class XnnpackThreadsTest : public QObject {
   void choiceByWork() {
     // One thread: never the pool, whatever the work.
     QCOMPARE(xnnpack::pool_use(1e12, 1), PoolUse::CallingThread);
-    // Two: little work stays on the calling thread (main tried the pool from 2^21 on, run after
-    // run), middling work is tried, much goes to the pool without a trial.
+    // Two: little work stays on the calling thread (main tried the pool only from 2^21 on, and
+    // alternated over 8 timed runs); more is tried.
     QCOMPARE(xnnpack::pool_use(0, 2), PoolUse::CallingThread);
     QCOMPARE(xnnpack::pool_use(xnnpack::kTrialWork - 1, 2), PoolUse::CallingThread);
     QCOMPARE(xnnpack::pool_use(xnnpack::kTrialWork, 2), PoolUse::Trial);
-    QCOMPARE(xnnpack::pool_use(xnnpack::kSureWork - 1, 2), PoolUse::Trial);
-    QCOMPARE(xnnpack::pool_use(xnnpack::kSureWork, 2), PoolUse::Pool);
-    QCOMPARE(xnnpack::pool_use(1e12, 4), PoolUse::Pool);
+    QCOMPARE(xnnpack::pool_use(1e12, 4), PoolUse::Trial);
+  }
+
+  // Work the pool won goes back to the calling thread after two pooled runs in a row slower
+  // than the calling thread was in the trial; one slow run alone does not.
+  void guardGivesUpOnBusyCores() {
+    xnnpack::PoolGuard g{2.0};
+    QVERIFY(!g.give_up(1.2));
+    QVERIFY(!g.give_up(2.5));
+    QVERIFY(!g.give_up(1.1));
+    QVERIFY(!g.give_up(3.0));
+    QVERIFY(g.give_up(2.1));
   }
 
   void choiceByRecordedTrial() {
@@ -109,14 +118,15 @@ class XnnpackThreadsTest : public QObject {
     for (const bool pool_faster : {true, false}) {
       double clock = 0;
       std::vector<bool> order;
-      const bool won = xnnpack::run_pool_trial(
+      const xnnpack::TrialResult won = xnnpack::run_pool_trial(
           pool,
           [&](pthreadpool_t p) {
             order.push_back(p != nullptr);
             clock += (p != nullptr) == pool_faster ? 1.0 : 2.0;
           },
           [&] { return clock; });
-      QCOMPARE(won, pool_faster);
+      QCOMPARE(won.pool, pool_faster);
+      QCOMPARE(won.calling_ms, pool_faster ? 2.0 : 1.0);
       QCOMPARE(order.size(), pool_faster ? 1 + 2 * xnnpack::kTrialRuns : std::size_t{3});
       for (std::size_t k = 0; k < order.size(); ++k) QCOMPARE(order[k], k > 0 && k % 2 == 0);
     }

@@ -3,8 +3,7 @@
 namespace tfjsi::xnnpack {
 
 PoolUse pool_use(double work, std::size_t threads) {
-  if (threads <= 1 || work < kTrialWork) return PoolUse::CallingThread;
-  return work >= kSureWork ? PoolUse::Pool : PoolUse::Trial;
+  return threads <= 1 || work < kTrialWork ? PoolUse::CallingThread : PoolUse::Trial;
 }
 
 bool trial_picks_pool(std::span<const double> calling_ms, std::span<const double> pooled_ms) {

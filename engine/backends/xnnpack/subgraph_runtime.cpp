@@ -96,6 +96,7 @@ void SubgraphRuntimes::prune() {
       if (kv.second.weight_ptrs[k] && kv.second.weights[k].expired()) return true;
     return false;
   });
+  std::erase_if(given_up_, [&](const graph::Node* n) { return !entries_.count(n); });
 }
 
 void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::Graph& shapes,
@@ -230,8 +231,9 @@ void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::G
   // after its last (XNN_FLAG_YIELD_WORKERS): spinning on through the nodes between partitions
   // made two threads 2-4x slower than one on a busy machine (blazepose-heavy, load 8-10).
   const std::size_t threads = pool ? pthreadpool_get_threads_count(pool) : 1;
-  const PoolUse use = pool_use(work, threads);
-  e.pool = use == PoolUse::Pool ? pool : nullptr;
+  const PoolUse use = given_up_.count(&graph.nodes[p.nodes.front()]) ? PoolUse::CallingThread
+                                                                     : pool_use(work, threads);
+  e.pool = nullptr;
   xnn_runtime_t rt = nullptr, pooled = nullptr;
   if (xnn_create_runtime_v2(sg, e.pool, XNN_FLAG_YIELD_WORKERS, &rt) != xnn_status_success) return;
   e.runtime.reset(rt);
@@ -289,7 +291,7 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
     same = e.shapes[k] == host[k].shape &&
            (!is_weight(graph, p.inputs[k]) ||
             (e.weight_ptrs[k] == host[k].buffer->data() && !e.weights[k].expired()));
-  if (!same || e.given != pool) {
+  if (!same || e.given != pool || e.remake) {
     e = Entry{};
     e.nodes = p.nodes;
     e.outputs = p.outputs;
@@ -330,18 +332,24 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
   }
   const graph::Node& first = graph.nodes[p.nodes.front()];
   xnn_status s = xnn_status_success;
+  bool give_up = false;
   if (e.pooled) {
-    // The first run of a partition of middling work: both ways, the faster kept for good.
-    const bool pool_wins = run_pool_trial(pool, [&](pthreadpool_t on) {
+    // The first run of a partition with enough work: both ways, the faster kept.
+    const TrialResult r = run_pool_trial(pool, [&](pthreadpool_t on) {
       if (s == xnn_status_success) s = invoke(on ? e.pooled.get() : e.runtime.get(), ext);
     });
-    if (pool_wins) {
+    if (r.pool) {
       e.runtime = std::move(e.pooled);
       e.pool = pool;
+      e.guard.calling_ms = r.calling_ms;
     }
     e.pooled.reset();
     ++stats_.trials;
-    ++(pool_wins ? stats_.pooled : stats_.single);
+    ++(r.pool ? stats_.pooled : stats_.single);
+  } else if (e.pool) {
+    const double t0 = now_ms();
+    s = invoke(e.runtime.get(), ext);
+    give_up = e.guard.give_up(now_ms() - t0);
   } else {
     s = invoke(e.runtime.get(), ext);
   }
@@ -350,6 +358,13 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
                              "' (" + std::to_string(p.nodes.size()) +
                              " nodes) failed: " + status_name(s));
   ++stats_.runs;
+  if (give_up) {
+    // The pool stopped paying (the other core got busy): the runtime is made again, on the
+    // calling thread, in the next run.
+    given_up_.insert(&first);
+    e.remake = true;
+    ++stats_.given_up;
+  }
   return out;
 }
 

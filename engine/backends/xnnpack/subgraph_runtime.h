@@ -8,9 +8,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <vector>
 
+#include "backends/xnnpack/pool_choice.h"
 #include "runtime/partition.h"
 
 namespace tfjsi::xnnpack {
@@ -31,6 +33,7 @@ struct SubgraphStats {
   std::int64_t pooled = 0;    // runtimes kept on the thread pool
   std::int64_t single = 0;    // runtimes kept on the calling thread alone
   std::int64_t trials = 0;    // partitions timed both ways in their first run (pool_choice.h)
+  std::int64_t given_up = 0;  // pooled runtimes made again on the calling thread (PoolGuard)
 };
 
 // Ids a partition reserves per node for the values inside it (a node defines at most its output
@@ -54,6 +57,7 @@ class SubgraphRuntimes {
 
   void clear() {
     entries_.clear();
+    given_up_.clear();
     scratch_ = {};
   }
   // Drops runtimes whose weights are gone (a closed model).
@@ -80,6 +84,8 @@ class SubgraphRuntimes {
     // Until the first run has tried both (PoolUse::Trial): the runtime on the pool; `runtime`
     // is then the calling thread's. The loser goes at once, with its packed weights.
     std::unique_ptr<xnn_runtime, RuntimeDeleter> pooled;
+    PoolGuard guard;      // while on the pool
+    bool remake = false;  // the pool gave the partition up: made again on the calling thread
     std::vector<std::vector<float>> data;                  // static values the runtime reads
     std::unique_ptr<xnn_runtime, RuntimeDeleter> runtime;  // null: XNNPACK refused
     std::vector<std::uint32_t> input_ids;                  // per input; invalid for weights
@@ -95,6 +101,8 @@ class SubgraphRuntimes {
 
   // Keyed by the partition's first node (its address: one plan per graph and backend).
   std::map<const graph::Node*, Entry> entries_;
+  // Partitions (by first node) the pool stopped paying for: on the calling thread from then on.
+  std::set<const graph::Node*> given_up_;
   // The values inside partitions, during their runs (one partition runs at a time).
   std::vector<float> scratch_;
   SubgraphStats stats_;

@@ -202,28 +202,26 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
   const double work = node_work(node, host);
   const std::size_t threads = ctx.pool ? pthreadpool_get_threads_count(ctx.pool) : 1;
   pthreadpool_t pool = nullptr;
-  switch (pool_use(work, threads)) {
-    case PoolUse::CallingThread:
-      compute(nullptr);
-      break;
-    case PoolUse::Pool:
+  if (pool_use(work, threads) == PoolUse::CallingThread) {
+    compute(nullptr);
+  } else if (auto it = node_pools_.find(&node);
+             it != node_pools_.end() && it->second.work == work) {
+    // Decided in the run that first met this node with this work.
+    NodePool& np = it->second;
+    if (np.pool) {
+      const double t0 = now_ms();
       compute(pool = ctx.pool);
-      break;
-    case PoolUse::Trial: {
-      // Decided once per node and work, in the run that first meets it.
-      if (node_pools_.size() > (1u << 16)) node_pools_.clear();
-      const auto it = node_pools_.find(&node);
-      if (it != node_pools_.end() && it->second.work == work) {
-        compute(pool = it->second.pool ? ctx.pool : nullptr);
-      } else {
-        // The outputs kept are those of the trial's last run, on the pool: the same values.
-        const bool wins = run_pool_trial(ctx.pool, compute);
-        node_pools_[&node] = {work, wins};
-        ++stats_.node_trials;
-        if (wins) pool = ctx.pool;
-      }
-      break;
+      np.pool = !np.guard.give_up(now_ms() - t0);  // the other core got busy: not any more
+    } else {
+      compute(nullptr);
     }
+  } else {
+    // The outputs kept are those of the trial's last run, on the pool: the same values.
+    if (node_pools_.size() > (1u << 16)) node_pools_.clear();
+    const TrialResult r = run_pool_trial(ctx.pool, compute);
+    node_pools_[&node] = {work, r.pool, PoolGuard{r.calling_ms}};
+    ++stats_.node_trials;
+    if (r.pool) pool = ctx.pool;
   }
   if (pool) ++stats_.pooled_node_runs;
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends/xnnpack/operator_cache.h"
+#include "backends/xnnpack/pool_choice.h"
 #include "backends/xnnpack/subgraph_runtime.h"
 #include "runtime/backend.h"
 #include "runtime/host_data.h"
@@ -110,6 +111,7 @@ class XnnpackBackend final : public runtime::Backend, public runtime::PartitionR
   struct NodePool {
     double work = 0;
     bool pool = false;
+    PoolGuard guard;  // while on the pool
   };
   std::unordered_map<const graph::Node*, NodePool> node_pools_;
 };
