@@ -5,10 +5,13 @@ tfjsi_add_suite(xnnpack_kernels_test ${CMAKE_CURRENT_LIST_DIR}/xnnpack_kernels_t
 tfjsi_add_suite(xnnpack_cache_test ${CMAKE_CURRENT_LIST_DIR}/xnnpack_cache_test.cpp)
 # Partitions as XNNPACK subgraph runtimes, on a small graph and on selfie (corpus).
 tfjsi_add_suite(xnnpack_subgraph_test ${CMAKE_CURRENT_LIST_DIR}/xnnpack_subgraph_test.cpp)
+# When the backend shares work with the thread pool: by work, by a first-run trial.
+tfjsi_add_suite(xnnpack_threads_test ${CMAKE_CURRENT_LIST_DIR}/xnnpack_threads_test.cpp)
 target_link_libraries(xnnpack_cache_test PRIVATE tfjsi_runtime_testutil)
 target_link_libraries(xnnpack_subgraph_test PRIVATE tfjsi_runtime_testutil)
+target_link_libraries(xnnpack_threads_test PRIVATE tfjsi_runtime_testutil)
 set_target_properties(xnnpack_kernels_test xnnpack_cache_test xnnpack_subgraph_test
-  PROPERTIES AUTOMOC ON)
+  xnnpack_threads_test PROPERTIES AUTOMOC ON)
 
 foreach(model ${TFJSI_RUN_MODELS} ${TFJSI_LAYERS_MODELS})
   add_test(NAME golden.xnnpack.${model} COMMAND golden_run_test xnnpack ${model})

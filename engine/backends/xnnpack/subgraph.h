@@ -34,6 +34,9 @@ struct SubgraphDef {
   std::uint32_t output = XNN_INVALID_VALUE_ID;
   std::function<std::uint32_t(const Shape&)> temp;
   std::function<std::uint32_t(const Shape&, std::vector<float>)> constant;
+  // The same for data XNNPACK packs into its own buffers when the runtime is made (filters and
+  // biases of convolutions and products), which is then freed: the runtime never reads it.
+  std::function<std::uint32_t(const Shape&, std::vector<float>)> packed;
   double work = 0;  // multiply-adds (convolutions, products) or elements; set by the op
 
   bool checking() const { return subgraph == nullptr; }

@@ -157,7 +157,7 @@ bool convolution(SubgraphDef& d, bool depthwise, bool fused) {
   const float* src = f->values<float>().data();
   if (depthwise) {
     // TF's [kh, kw, C, M] is XNNPACK's depthwise [1, kh, kw, C*M] as is.
-    filter = d.constant({1, k_h, k_w, out_c}, std::vector<float>(src, src + f->num_elements()));
+    filter = d.packed({1, k_h, k_w, out_c}, std::vector<float>(src, src + f->num_elements()));
   } else {
     std::vector<float> ohwi(static_cast<std::size_t>(f->num_elements()));
     const std::int64_t taps = k_h * k_w;
@@ -165,22 +165,25 @@ bool convolution(SubgraphDef& d, bool depthwise, bool fused) {
       for (std::int64_t i = 0; i < c; ++i)
         for (std::int64_t o = 0; o < out_c; ++o)
           ohwi[static_cast<std::size_t>((o * taps + t) * c + i)] = src[(t * c + i) * out_c + o];
-    filter = d.constant({out_c, k_h, k_w, c}, std::move(ohwi));
+    filter = d.packed({out_c, k_h, k_w, c}, std::move(ohwi));
   }
-  const std::uint32_t zero = d.constant({out_c}, std::vector<float>(out_c, 0.f));
-  const bool more = !e.bias.empty() || e.min != -kInf || e.max != kInf || e.post != Post::None;
+  const std::uint32_t zero = d.packed({out_c}, std::vector<float>(out_c, 0.f));
+  // Bounds with no bias or post op go into the convolution: clamping its finished sum is all the
+  // epilogue would do, and no value is left between them.
+  const bool bounds_only = e.bias.empty() && e.post == Post::None;
+  const float lo = bounds_only ? e.min : -kInf, hi = bounds_only ? e.max : kInf;
+  const bool more = !bounds_only;
   const std::uint32_t sum = more ? d.temp(d.out_shape) : d.output;
   const xnn_status s =
-      depthwise
-          ? xnn_define_depthwise_convolution_2d(
-                d.subgraph, u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left),
-                u(k_h), u(k_w), u(g->stride_h), u(g->stride_w), u(g->dil_h), u(g->dil_w), u(m),
-                static_cast<std::size_t>(c), -kInf, kInf, d.input(0), filter, zero, sum, 0)
-          : xnn_define_convolution_2d(d.subgraph, u(g->pad_top), u(g->pad_right), u(g->pad_bottom),
-                                      u(g->pad_left), u(k_h), u(k_w), u(g->stride_h),
-                                      u(g->stride_w), u(g->dil_h), u(g->dil_w), 1,
-                                      static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
-                                      -kInf, kInf, d.input(0), filter, zero, sum, 0);
+      depthwise ? xnn_define_depthwise_convolution_2d(
+                      d.subgraph, u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left),
+                      u(k_h), u(k_w), u(g->stride_h), u(g->stride_w), u(g->dil_h), u(g->dil_w),
+                      u(m), static_cast<std::size_t>(c), lo, hi, d.input(0), filter, zero, sum, 0)
+                : xnn_define_convolution_2d(
+                      d.subgraph, u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left),
+                      u(k_h), u(k_w), u(g->stride_h), u(g->stride_w), u(g->dil_h), u(g->dil_w), 1,
+                      static_cast<std::size_t>(c), static_cast<std::size_t>(out_c), lo, hi,
+                      d.input(0), filter, zero, sum, 0);
   return ok(s) && (!more || define_epilogue(d, std::move(e), sum, out_c, false));
 }
 
@@ -216,9 +219,9 @@ bool matmul(SubgraphDef& d) {
   d.work = elements(d.out_shape) * static_cast<double>(k);
   if (d.checking()) return true;
   const float* src = b->values<float>().data();
-  const std::uint32_t w = d.constant(b->shape, std::vector<float>(src, src + b->num_elements()));
+  const std::uint32_t w = d.packed(b->shape, std::vector<float>(src, src + b->num_elements()));
   const std::uint32_t bias =
-      e.bias.empty() ? XNN_INVALID_VALUE_ID : d.constant({n}, std::move(e.bias));
+      e.bias.empty() ? XNN_INVALID_VALUE_ID : d.packed({n}, std::move(e.bias));
   const std::uint32_t out = e.post != Post::None ? d.temp(d.out_shape) : d.output;
   if (!ok(xnn_define_fully_connected(d.subgraph, e.min, e.max, d.input(0), w, bias, out,
                                      *tb ? 0u : XNN_FLAG_TRANSPOSE_WEIGHTS)))

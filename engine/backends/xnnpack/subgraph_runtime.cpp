@@ -3,13 +3,14 @@
 #include <pthreadpool.h>
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
 
 #include "backends/xnnpack/operator_cache.h"
+#include "backends/xnnpack/pool_choice.h"
+#include "backends/xnnpack/scratch_plan.h"
 #include "backends/xnnpack/subgraph.h"
 #include "backends/xnnpack/xnnpack_backend.h"
 #include "graph/build.h"
@@ -128,18 +129,26 @@ void SubgraphRuntimes::prune() {
       if (kv.second.weight_ptrs[k] && kv.second.weights[k].expired()) return true;
     return false;
   });
+  std::erase_if(given_up_, [&](const graph::Node* n) { return !entries_.count(n); });
 }
 
 void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::Graph& shapes,
                              const runtime::Partition& p, std::span<const HostTensor> host,
                              pthreadpool_t pool) {
-  // External ids: the partition's non-weight inputs, then its outputs.
+  // External ids: the partition's non-weight inputs, its outputs, then the values inside it,
+  // which live in the scratch all runtimes share (scratch_plan.h). Past kScratchIdsPerNode a
+  // node, and where XNNPACK must see a value as internal to fuse a Relu into its producer, a
+  // value lives in the runtime's own workspace.
   std::uint32_t external = 0;
   std::vector<std::uint32_t> input_ids(p.inputs.size(), XNN_INVALID_VALUE_ID);
   for (std::size_t k = 0; k < p.inputs.size(); ++k)
     if (!is_weight(graph, p.inputs[k])) input_ids[k] = external++;
   const std::uint32_t first_output = external;
   external += static_cast<std::uint32_t>(p.outputs.size());
+  const std::uint32_t first_scratch = external;
+  external += kScratchIdsPerNode * static_cast<std::uint32_t>(p.nodes.size());
+  std::vector<ScratchValue> scratch;  // per id from first_scratch on
+  int step = 0;                       // the node being defined, in the partition's order
 
   xnn_subgraph_t sg = nullptr;
   if (xnn_create_subgraph(external, 0, &sg) != xnn_status_success) return;
@@ -153,7 +162,34 @@ void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::G
       throw std::runtime_error("define");
     return out;
   };
+  auto inside = [&](const Shape& shape, bool own_workspace) {
+    const auto id = first_scratch + static_cast<std::uint32_t>(scratch.size());
+    if (own_workspace || id == external) return define(shape, nullptr, XNN_INVALID_VALUE_ID, 0);
+    std::size_t bytes = sizeof(float);
+    for (auto n : shape) bytes *= static_cast<std::size_t>(n);
+    scratch.push_back({bytes, step, step});
+    return define(shape, nullptr, id, XNN_VALUE_FLAG_EXTERNAL_OUTPUT);
+  };
+  // Whether node i's output is read by one node of the partition, a Relu or Relu6 (a clamp
+  // XNNPACK fuses into its producer, but only into a value internal to the runtime).
+  auto feeds_one_clamp = [&](int i) {
+    int readers = 0, clamps = 0;
+    for (int j : p.nodes)
+      for (const auto& in : graph.nodes[j].inputs)
+        if (in.node == i) {
+          ++readers;
+          clamps += graph.nodes[j].op == "Relu" || graph.nodes[j].op == "Relu6";
+        }
+    return readers == 1 && clamps == 1;
+  };
+  auto read_at = [&](std::uint32_t id, int at) {
+    if (id >= first_scratch && id - first_scratch < scratch.size())
+      scratch[id - first_scratch].last = std::max(scratch[id - first_scratch].last, at);
+  };
+  std::map<int, int> step_of;                        // node of the partition -> its step
   std::map<std::pair<int, int>, std::uint32_t> ids;  // graph value -> subgraph value
+  // Data only the making of the runtimes reads (SubgraphDef::packed): gone when build returns.
+  std::vector<std::vector<float>> packed;
   std::vector<std::uint32_t> outside_ids(p.inputs.size(), XNN_INVALID_VALUE_ID);
   double work = 0;
   try {
@@ -171,6 +207,7 @@ void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::G
       d.subgraph = sg;
       d.out_shape = *static_float(shapes.nodes[i].outputs[0]);
       std::vector<std::uint32_t> in_ids;
+      int earliest = step;  // the first step node i's output may be written at
       for (const auto& in : node.inputs) {
         const auto it = std::find(p.inputs.begin(), p.inputs.end(), in);
         const std::size_t k = static_cast<std::size_t>(it - p.inputs.begin());
@@ -180,6 +217,14 @@ void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::G
         d.in_shapes.push_back(outside ? host[k].shape : *static_float(*info(shapes, in)));
         // A weight is defined only when the op reads it as a tensor (d.input).
         in_ids.push_back(outside ? outside_ids[k] : ids.at({in.node, in.output}));
+        if (outside) continue;
+        read_at(in_ids.back(), step);
+        // XNNPACK fuses across one node: a consumer folded into its producer (a clamp) writes
+        // its output at the producer's step, a producer folded into its consumer (a pad) has
+        // its inputs read at the consumer's step. Lifetimes stretch to cover both.
+        earliest = std::min(earliest, step_of.at(in.node));
+        for (const auto& r : graph.nodes[in.node].inputs)
+          if (const auto v = ids.find({r.node, r.output}); v != ids.end()) read_at(v->second, step);
       }
       d.input = [&, in_ids](std::size_t k) mutable {
         if (in_ids[k] == XNN_INVALID_VALUE_ID) {
@@ -193,56 +238,54 @@ void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::G
         return in_ids[k];
       };
       const auto out = ids.find({i, 0});
-      d.output = out != ids.end()
-                     ? out->second
-                     : (ids[{i, 0}] = define(d.out_shape, nullptr, XNN_INVALID_VALUE_ID, 0));
-      d.temp = [&](const Shape& s) { return define(s, nullptr, XNN_INVALID_VALUE_ID, 0); };
+      d.output =
+          out != ids.end() ? out->second : (ids[{i, 0}] = inside(d.out_shape, feeds_one_clamp(i)));
+      d.temp = [&](const Shape& s) { return inside(s, false); };
       d.constant = [&](const Shape& s, std::vector<float> v) {
         v.resize(v.size() + XNN_EXTRA_BYTES / sizeof(float));
         return define(s, e.data.emplace_back(std::move(v)).data(), XNN_INVALID_VALUE_ID, 0);
       };
+      d.packed = [&](const Shape& s, std::vector<float> v) {
+        v.resize(v.size() + XNN_EXTRA_BYTES / sizeof(float));
+        return define(s, packed.emplace_back(std::move(v)).data(), XNN_INVALID_VALUE_ID, 0);
+      };
       if (!define_subgraph_node(d)) return;
       work += d.work;
+      if (d.output >= first_scratch && d.output - first_scratch < scratch.size())
+        scratch[d.output - first_scratch].first = earliest;
+      step_of[i] = earliest;  // a chain of clamps folds into the first producer
+      ++step;
     }
   } catch (const std::runtime_error&) {
     return;  // a value XNNPACK would not define: the partition runs node by node
   }
-  // Little work runs on the calling thread: a second thread must never make it slower. More is
-  // tried both ways, run by run (trial()), with both runtimes made now.
-  e.candidate =
-      work >= kPoolWork && pool && pthreadpool_get_threads_count(pool) > 1 ? pool : nullptr;
+  // Little work stays on the calling thread, a lot goes to the pool, and between the two the
+  // first run tries both (pool_choice.h). Workers spin between a runtime's operators and sleep
+  // after its last (XNN_FLAG_YIELD_WORKERS): spinning on through the nodes between partitions
+  // made two threads 2-4x slower than one on a busy machine (blazepose-heavy, load 8-10).
+  const std::size_t threads = pool ? pthreadpool_get_threads_count(pool) : 1;
+  const PoolUse use = given_up_.count(&graph.nodes[p.nodes.front()]) ? PoolUse::CallingThread
+                                                                     : pool_use(work, threads);
   e.pool = nullptr;
   xnn_runtime_t rt = nullptr, pooled = nullptr;
-  if (xnn_create_runtime_v2(sg, nullptr, XNN_FLAG_YIELD_WORKERS, &rt) != xnn_status_success) return;
+  if (xnn_create_runtime_v2(sg, e.pool, XNN_FLAG_YIELD_WORKERS, &rt) != xnn_status_success) return;
   e.runtime.reset(rt);
   e.input_ids = std::move(input_ids);
-  if (e.candidate &&
-      xnn_create_runtime_v2(sg, e.candidate, XNN_FLAG_YIELD_WORKERS, &pooled) == xnn_status_success)
-    e.other.reset(pooled);
+  e.first_scratch = first_scratch;
+  const ScratchPlan plan = plan_scratch(scratch);
+  e.scratch_offsets = plan.offsets;
+  e.scratch_bytes = plan.bytes;
+  if (use == PoolUse::Trial &&
+      xnn_create_runtime_v2(sg, pool, XNN_FLAG_YIELD_WORKERS, &pooled) == xnn_status_success)
+    e.pooled.reset(pooled);
   else
-    ++stats_.single;
+    ++(e.pool ? stats_.pooled : stats_.single);
 }
 
-void SubgraphRuntimes::trial(Entry& e, double ms) {
-  (e.pool ? e.pooled_ms : e.single_ms).push_back(ms);
-  if (e.single_ms.size() >= kTrialRuns && e.pooled_ms.size() >= kTrialRuns) {
-    // Means, not medians: what a pooled runtime costs on a busy machine is its slow runs. The
-    // pool must win clearly, or the calling thread keeps the work.
-    auto mean = [](const std::vector<double>& v) {
-      double sum = 0;
-      for (double x : v) sum += x;
-      return sum / static_cast<double>(v.size());
-    };
-    const bool pool_wins = mean(e.pooled_ms) < 0.9 * mean(e.single_ms);
-    if (pool_wins != (e.pool != nullptr)) std::swap(e.runtime, e.other);
-    e.pool = pool_wins ? e.candidate : nullptr;
-    e.other.reset();  // the loser and its packed weights
-    ++(pool_wins ? stats_.pooled : stats_.single);
-    return;
-  }
-  // Alternate, so both meet the same load.
-  std::swap(e.runtime, e.other);
-  e.pool = e.pool ? nullptr : e.candidate;
+xnn_status SubgraphRuntimes::invoke(xnn_runtime_t rt, std::span<const xnn_external_value> ext) {
+  xnn_status s = xnn_setup_runtime(rt, ext.size(), ext.data());
+  if (s == xnn_status_success) s = xnn_invoke_runtime(rt);
+  return s;
 }
 
 std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
@@ -265,7 +308,9 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
          Shape(t->shape.dims.begin(), t->shape.dims.end()) != inputs[k].shape))
       return decline();
     HostTensor h = d->as_host(inputs[k]);
-    h.buffer = d->padded();
+    // XNNPACK reads up to XNN_EXTRA_BYTES past an activation; a weight is packed, or copied with
+    // that slack (build), so a weight in a memory-mapped shard is read where it is.
+    if (!is_weight(graph, p.inputs[k])) h.buffer = d->padded();
     if (!h.buffer || h.buffer->size() < h.byte_size()) return decline();
     host.push_back(std::move(h));
   }
@@ -280,7 +325,7 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
     same = e.shapes[k] == host[k].shape &&
            (!is_weight(graph, p.inputs[k]) ||
             (e.weight_ptrs[k] == host[k].buffer->data() && !e.weights[k].expired()));
-  if (!same || (e.candidate && e.candidate != pool)) {
+  if (!same || e.given != pool || e.remake) {
     e = Entry{};
     e.fingerprint = std::move(fingerprint);
     e.nodes = p.nodes;
@@ -292,6 +337,7 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
       e.weight_ptrs.push_back(w ? host[k].buffer->data() : nullptr);
     }
     e.threads = threads;
+    e.given = pool;
     build(e, graph, shapes, p, host, pool);
     ++(e.runtime ? stats_.created : stats_.refused);
   }
@@ -312,18 +358,48 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
     ext.push_back({id++, buffer->mutable_data()});
     out.push_back({std::make_shared<XnnData>(std::move(buffer), nullptr), DType::Float32, shape});
   }
+  if (!e.scratch_offsets.empty()) {
+    const std::size_t need = (e.scratch_bytes + XNN_EXTRA_BYTES) / sizeof(float) + 1;
+    if (scratch_.size() < need) scratch_.assign(need, 0.f);
+    auto* base = reinterpret_cast<std::byte*>(scratch_.data());
+    for (std::size_t k = 0; k < e.scratch_offsets.size(); ++k)
+      ext.push_back({e.first_scratch + static_cast<std::uint32_t>(k), base + e.scratch_offsets[k]});
+  }
   const graph::Node& first = graph.nodes[p.nodes.front()];
-  const auto t0 = std::chrono::steady_clock::now();
-  xnn_status s = xnn_setup_runtime(e.runtime.get(), ext.size(), ext.data());
-  if (s == xnn_status_success) s = xnn_invoke_runtime(e.runtime.get());
+  xnn_status s = xnn_status_success;
+  bool give_up = false;
+  if (e.pooled) {
+    // The first run of a partition with enough work: both ways, the faster kept.
+    const TrialResult r = run_pool_trial(pool, [&](pthreadpool_t on) {
+      if (s == xnn_status_success) s = invoke(on ? e.pooled.get() : e.runtime.get(), ext);
+    });
+    if (r.pool) {
+      e.runtime = std::move(e.pooled);
+      e.pool = pool;
+      e.guard.calling_ms = r.calling_ms;
+    }
+    e.pooled.reset();
+    ++stats_.trials;
+    ++(r.pool ? stats_.pooled : stats_.single);
+  } else if (e.pool) {
+    const double t0 = now_ms();
+    s = invoke(e.runtime.get(), ext);
+    give_up = e.guard.give_up(now_ms() - t0);
+  } else {
+    s = invoke(e.runtime.get(), ext);
+  }
   if (s != xnn_status_success)
     throw std::runtime_error("the XNNPACK runtime of the partition from node '" + first.name +
                              "' (" + std::to_string(p.nodes.size()) +
                              " nodes) failed: " + status_name(s));
   ++stats_.runs;
-  if (e.other)
-    trial(e,
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  if (give_up) {
+    // The pool stopped paying (the other core got busy): the runtime is made again, on the
+    // calling thread, in the next run.
+    given_up_.insert(&first);
+    e.remake = true;
+    ++stats_.given_up;
+  }
   return out;
 }
 

@@ -8,10 +8,12 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "backends/xnnpack/pool_choice.h"
 #include "runtime/partition.h"
 
 namespace tfjsi::xnnpack {
@@ -29,18 +31,15 @@ struct SubgraphStats {
   std::int64_t created = 0;   // runtimes made (each packs its weights)
   std::int64_t refused = 0;   // partitions XNNPACK would not take: they run node by node
   std::int64_t declined = 0;  // runs left to the operator path (flag off, other shapes)
-  std::int64_t pooled = 0;    // runtimes made on the thread pool
-  std::int64_t single = 0;    // runtimes made on the calling thread alone (little work)
+  std::int64_t pooled = 0;    // runtimes kept on the thread pool
+  std::int64_t single = 0;    // runtimes kept on the calling thread alone
+  std::int64_t trials = 0;    // partitions timed both ways in their first run (pool_choice.h)
+  std::int64_t given_up = 0;  // pooled runtimes made again on the calling thread (PoolGuard)
 };
 
-// A partition's work below this (multiply-adds, or elements for memory-bound ops) runs on the
-// calling thread: waking the pool's workers costs more than sharing it. Above it, the partition
-// runs kTrialRuns times on the calling thread and as many on the pool, alternately, and keeps
-// the pool only if it is clearly faster on average:
-// every operator of a pooled runtime waits for all workers, which on a machine whose cores are
-// taken by other processes costs a scheduler time slice each, so only a measurement tells.
-inline constexpr double kPoolWork = 1 << 21;
-inline constexpr std::size_t kTrialRuns = 4;
+// Ids a partition reserves per node for the values inside it (a node defines at most its output
+// and a few temporaries).
+inline constexpr std::uint32_t kScratchIdsPerNode = 6;
 
 class SubgraphRuntimes {
  public:
@@ -57,7 +56,11 @@ class SubgraphRuntimes {
                                                       std::span<const runtime::TensorView> inputs,
                                                       pthreadpool_t pool);
 
-  void clear() { entries_.clear(); }
+  void clear() {
+    entries_.clear();
+    given_up_.clear();
+    scratch_ = {};
+  }
   // Drops runtimes whose weights are gone (a closed model).
   void prune();
   std::size_t size() const { return entries_.size(); }
@@ -77,23 +80,33 @@ class SubgraphRuntimes {
     // Per input: the weight buffer a runtime packed or reads (empty for activations).
     std::vector<std::weak_ptr<const Buffer>> weights;
     std::vector<const std::byte*> weight_ptrs;
-    pthreadpool_t pool = nullptr;       // the runtime's: the pool, or null (calling thread)
-    pthreadpool_t candidate = nullptr;  // the pool, when the partition holds enough work
+    pthreadpool_t pool = nullptr;   // the runtime's: the pool, or null (calling thread)
+    pthreadpool_t given = nullptr;  // the pool the engine gave when the runtime was made
     std::size_t threads = 0;
-    // While the trial runs: the runtime on the other side (pool or calling thread), and times.
-    std::unique_ptr<xnn_runtime, RuntimeDeleter> other;
-    std::vector<double> single_ms, pooled_ms;
+    // Until the first run has tried both (PoolUse::Trial): the runtime on the pool; `runtime`
+    // is then the calling thread's. The loser goes at once, with its packed weights.
+    std::unique_ptr<xnn_runtime, RuntimeDeleter> pooled;
+    PoolGuard guard;      // while on the pool
+    bool remake = false;  // the pool gave the partition up: made again on the calling thread
     std::vector<std::vector<float>> data;                  // static values the runtime reads
     std::unique_ptr<xnn_runtime, RuntimeDeleter> runtime;  // null: XNNPACK refused
     std::vector<std::uint32_t> input_ids;                  // per input; invalid for weights
+    // The values inside that live in the shared scratch: ids from first_scratch on, offsets.
+    std::uint32_t first_scratch = 0;
+    std::vector<std::size_t> scratch_offsets;
+    std::size_t scratch_bytes = 0;
   };
-  // Records a trial run's time; switches runtimes or settles on the faster.
-  void trial(Entry& e, double ms);
+  // Sets the runtime up on `ext` and runs it.
+  static xnn_status invoke(xnn_runtime_t rt, std::span<const xnn_external_value> ext);
   void build(Entry& e, const graph::Graph& graph, const graph::Graph& shapes,
              const runtime::Partition& p, std::span<const HostTensor> host, pthreadpool_t pool);
 
   // Keyed by the partition's first node (its address: one plan per graph and backend).
   std::map<const graph::Node*, Entry> entries_;
+  // Partitions (by first node) the pool stopped paying for: on the calling thread from then on.
+  std::set<const graph::Node*> given_up_;
+  // The values inside partitions, during their runs (one partition runs at a time).
+  std::vector<float> scratch_;
   SubgraphStats stats_;
 };
 

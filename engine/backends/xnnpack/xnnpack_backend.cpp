@@ -8,6 +8,7 @@
 
 #include "backends/cpu/kernel.h"
 #include "backends/xnnpack/native_op.h"
+#include "backends/xnnpack/pool_choice.h"
 #include "backends/xnnpack/subgraph.h"
 #include "core/error.h"
 #include "graph/build.h"
@@ -25,32 +26,26 @@ const std::shared_ptr<Buffer>& XnnData::padded() {
 
 namespace {
 
-// The pool for an XNNPACK operator, or nullptr (the calling thread alone) when the node's work is
-// too small to share: every parallel run waits for all the pool's workers to check in, which
-// costs more than such an operator, and far more when other processes hold the cores. The work
-// is estimated from the inputs: multiply-adds for convolutions and matrix products, elements for
-// the rest.
-pthreadpool_t pool_for(const graph::Node& node, const std::vector<HostTensor>& host,
-                       pthreadpool_t pool) {
-  if (!pool || host.empty()) return pool;
+// The work of a node outside partitions, as pool_choice.h counts it, from its inputs:
+// multiply-adds for convolutions and matrix products, elements (times kElementWork) for the rest.
+double node_work(const graph::Node& node, const std::vector<HostTensor>& host) {
   const std::string_view op = node.op;
   const bool conv = op == "Conv2D" || op == "_FusedConv2D" || op == "DepthwiseConv2dNative" ||
                     op == "FusedDepthwiseConv2dNative";
   const bool matmul =
       op == "MatMul" || op == "_FusedMatMul" || op == "BatchMatMul" || op == "BatchMatMulV2";
-  double work = 0;
-  for (const HostTensor& t : host) work = std::max(work, static_cast<double>(t.num_elements()));
-  double threshold = 1 << 18;  // elements: a memory-bound pass of about 0.1 ms
   if ((conv || matmul) && host.size() >= 2 && host[1].rank() >= 2) {
     const HostTensor& w = host[1];
     const double x = static_cast<double>(host[0].num_elements());
     // Filter [kh, kw, C, M or out_c]: per input element, kh*kw*(M or out_c) multiply-adds.
     // Matrix [K, N]: per element of the left matrix, N.
-    work = conv && w.rank() == 4 ? x * static_cast<double>(w.shape[0] * w.shape[1] * w.shape[3])
+    return conv && w.rank() == 4 ? x * static_cast<double>(w.shape[0] * w.shape[1] * w.shape[3])
                                  : x * static_cast<double>(w.shape.back());
-    threshold = 1 << 22;  // multiply-adds: about 0.05 ms on one core
   }
-  return work < threshold ? nullptr : pool;
+  double elements = 0;
+  for (const HostTensor& t : host)
+    elements = std::max(elements, static_cast<double>(t.num_elements()));
+  return elements * kElementWork;
 }
 
 }  // namespace
@@ -198,20 +193,49 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
 
   std::vector<HostTensor> out;
   Path path = Path::CpuKernel;
-  if (const NativeOp* op = find_native(node.op)) {
-    NativeCall call(node, inputs, host, pool_for(node, host, ctx.pool), cache_, stats_);
-    if (auto r = op->run(call)) {
-      out = std::move(*r);
-      path = Path::Xnnpack;
+  // The node on the calling thread or on the pool (pool_choice.h); cpu kernels too, whose own
+  // thresholds are for the cpu backend.
+  auto compute = [&](pthreadpool_t pool) {
+    path = Path::CpuKernel;
+    if (const NativeOp* op = find_native(node.op)) {
+      NativeCall call(node, inputs, host, pool, cache_, stats_);
+      if (auto r = op->run(call)) {
+        out = std::move(*r);
+        path = Path::Xnnpack;
+        return;
+      }
     }
-  }
-  if (path != Path::Xnnpack) {
     const cpu::Kernel fn = cpu::find_kernel(node.op);
     if (!fn)
       throw BackendLimit("node '" + node.name + "' (" + node.op +
                          "): no xnnpack operator or cpu kernel for this op");
-    out = fn(cpu::KernelContext{node, host, ctx.pool});
+    out = fn(cpu::KernelContext{node, host, pool});
+  };
+  const double work = node_work(node, host);
+  const std::size_t threads = ctx.pool ? pthreadpool_get_threads_count(ctx.pool) : 1;
+  pthreadpool_t pool = nullptr;
+  if (pool_use(work, threads) == PoolUse::CallingThread) {
+    compute(nullptr);
+  } else if (auto it = node_pools_.find(&node);
+             it != node_pools_.end() && it->second.work == work) {
+    // Decided in the run that first met this node with this work.
+    NodePool& np = it->second;
+    if (np.pool) {
+      const double t0 = now_ms();
+      compute(pool = ctx.pool);
+      np.pool = !np.guard.give_up(now_ms() - t0);  // the other core got busy: not any more
+    } else {
+      compute(nullptr);
+    }
+  } else {
+    // The outputs kept are those of the trial's last run, on the pool: the same values.
+    if (node_pools_.size() > (1u << 16)) node_pools_.clear();
+    const TrialResult r = run_pool_trial(ctx.pool, compute);
+    node_pools_[&node] = {work, r.pool, PoolGuard{r.calling_ms}};
+    ++stats_.node_trials;
+    if (r.pool) pool = ctx.pool;
   }
+  if (pool) ++stats_.pooled_node_runs;
 
   std::vector<runtime::TensorView> views;
   views.reserve(out.size());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends/xnnpack/operator_cache.h"
+#include "backends/xnnpack/pool_choice.h"
 #include "backends/xnnpack/subgraph_runtime.h"
 #include "runtime/backend.h"
 #include "runtime/host_data.h"
@@ -43,6 +44,8 @@ struct XnnStats {
   std::int64_t native_runs = 0, view_runs = 0, cpu_kernel_runs = 0;
   std::int64_t setups = 0;  // xnn_setup_* calls (one per operator per run)
   std::int64_t pads = 0;    // borrowed buffers copied to get XNN_EXTRA_BYTES of slack
+  // Nodes outside partitions run on the thread pool, and timed both ways (pool_choice.h).
+  std::int64_t pooled_node_runs = 0, node_trials = 0;
 };
 
 class XnnpackBackend final : public runtime::Backend, public runtime::PartitionRunner {
@@ -107,6 +110,13 @@ class XnnpackBackend final : public runtime::Backend, public runtime::PartitionR
   mutable std::map<const graph::Graph*, std::unique_ptr<graph::Graph>> shaped_;
   XnnStats stats_;
   std::unordered_map<const graph::Node*, Path> paths_;
+  // Per node outside partitions whose work needed a trial: that work, and whether the pool won.
+  struct NodePool {
+    double work = 0;
+    bool pool = false;
+    PoolGuard guard;  // while on the pool
+  };
+  std::unordered_map<const graph::Node*, NodePool> node_pools_;
 };
 
 std::unique_ptr<runtime::Backend> make_xnnpack_backend();

@@ -1,0 +1,16 @@
+#include "backends/xnnpack/pool_choice.h"
+
+namespace tfjsi::xnnpack {
+
+PoolUse pool_use(double work, std::size_t threads) {
+  return threads <= 1 || work < kTrialWork ? PoolUse::CallingThread : PoolUse::Trial;
+}
+
+bool trial_picks_pool(std::span<const double> calling_ms, std::span<const double> pooled_ms) {
+  if (calling_ms.empty() || calling_ms.size() != pooled_ms.size()) return false;
+  for (std::size_t k = 0; k < calling_ms.size(); ++k)
+    if (!(pooled_ms[k] <= kTrialMargin * calling_ms[k])) return false;
+  return true;
+}
+
+}  // namespace tfjsi::xnnpack

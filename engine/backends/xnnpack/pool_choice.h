@@ -1,0 +1,95 @@
+// Whether the thread pool pays for a piece of work (a partition's runtime, or a node outside
+// partitions), so that a second thread never makes a model slower. Every pooled dispatch waits
+// for all workers to check in: a sleeping worker costs a wake-up, and one whose core another
+// process holds costs a scheduler time slice. Little work therefore stays on the calling thread;
+// more is tried both ways once, in the first run (run_pool_trial), and what the pool won is
+// watched (PoolGuard): when the cores get busy and it stops paying, the calling thread takes the
+// work back. Later runs pay a clock reading per pooled piece of work, nothing more.
+#pragma once
+
+#include <pthreadpool.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace tfjsi::xnnpack {
+
+enum class PoolUse {
+  CallingThread,  // too little work to share: the pool is never woken for it
+  Trial,          // run both ways in the first run, keep the faster (trial_picks_pool)
+};
+
+// Work is counted in multiply-adds (convolutions, matrix products), or in elements times
+// kElementWork for memory-bound passes. Below kTrialWork (about 20 us on one core) a wake-up
+// costs more than the second core saves.
+inline constexpr double kTrialWork = 1 << 20;
+inline constexpr double kElementWork = 16;
+
+PoolUse pool_use(double work, std::size_t threads);
+
+// Timed runs per side in a trial, after one untimed run on the calling thread (first touch of
+// the memory).
+inline constexpr std::size_t kTrialRuns = 3;
+// In every timed pair the pool's run must take at most this share of the calling thread's: a
+// pool that only wins at the median still loses a time slice now and then on a busy machine,
+// which every later run would pay.
+inline constexpr double kTrialMargin = 0.85;
+
+bool trial_picks_pool(std::span<const double> calling_ms, std::span<const double> pooled_ms);
+
+struct TrialResult {
+  bool pool = false;      // the pool won
+  double calling_ms = 0;  // the calling thread's best time: what the pool must stay under
+};
+
+// Runs `run(p)` once untimed on the calling thread (p = nullptr), then up to kTrialRuns timed
+// pairs: the calling thread, then the pool. The pool's run comes last, so what it computed is
+// what the caller keeps (both compute the same). The first pair the pool loses ends the trial:
+// on a machine whose cores are busy a pooled run can take a scheduler time slice per operator,
+// which the first run should not pay again and again. `now` gives milliseconds (a steady clock;
+// tests pass their own).
+template <class Run, class Now>
+TrialResult run_pool_trial(pthreadpool_t pool, const Run& run, const Now& now) {
+  run(nullptr);
+  std::vector<double> calling, pooled;
+  TrialResult r;
+  for (std::size_t k = 0; k < kTrialRuns; ++k) {
+    for (pthreadpool_t p : {static_cast<pthreadpool_t>(nullptr), pool}) {
+      const double t0 = now();
+      run(p);
+      (p ? pooled : calling).push_back(now() - t0);
+    }
+    r.calling_ms = k == 0 ? calling.back() : std::min(r.calling_ms, calling.back());
+    if (!trial_picks_pool(calling, pooled)) return r;
+  }
+  r.pool = true;
+  return r;
+}
+
+// Watches work the pool won: two runs in a row slower than the calling thread was in the trial
+// (the other core got busy) give it back to the calling thread.
+struct PoolGuard {
+  double calling_ms = 0;
+  int slow = 0;
+  // Whether the pool should give the work up after a run of `ms` on it.
+  bool give_up(double ms) {
+    slow = ms > calling_ms ? slow + 1 : 0;
+    return slow >= 2;
+  }
+};
+
+inline double now_ms() {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+template <class Run>
+TrialResult run_pool_trial(pthreadpool_t pool, const Run& run) {
+  return run_pool_trial(pool, run, now_ms);
+}
+
+}  // namespace tfjsi::xnnpack
