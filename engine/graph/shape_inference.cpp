@@ -1,11 +1,11 @@
 // Static shape inference: one pass in topological order, repeated while loop back edges
 // (NextIteration -> Merge) still widen what a Merge can see.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
 #include "graph/build.h"
 #include "graph/shape_rules.h"
+#include "ops/attr.h"
 
 namespace tfjsi::graph {
 namespace detail {
@@ -36,46 +36,8 @@ std::optional<std::int64_t> InferContext::scalar(std::size_t i) const {
   return (*v)[0];
 }
 
-std::optional<DType> InferContext::type_attr(std::string_view key) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* t = a ? std::get_if<TypeAttr>(a) : nullptr) return t->dtype();
-  return std::nullopt;
-}
-
-std::int64_t InferContext::int_attr(std::string_view key, std::int64_t fallback) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* v = a ? std::get_if<std::int64_t>(a) : nullptr) return *v;
-  return fallback;
-}
-
-bool InferContext::bool_attr(std::string_view key, bool fallback) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* v = a ? std::get_if<bool>(a) : nullptr) return *v;
-  return fallback;
-}
-
-std::string InferContext::string_attr(std::string_view key, std::string fallback) const {
-  const AttrValue* a = node.attr(key);
-  std::string s = fallback;
-  if (const auto* v = a ? std::get_if<std::string>(a) : nullptr) s = *v;
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::vector<std::int64_t> InferContext::ints_attr(std::string_view key) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* v = a ? std::get_if<std::vector<std::int64_t>>(a) : nullptr) return *v;
-  return {};
-}
-
-std::optional<PartialShape> InferContext::shape_attr(std::string_view key) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* v = a ? std::get_if<PartialShape>(a) : nullptr) return *v;
-  return std::nullopt;
-}
-
 std::optional<DType> InferContext::t() const {
-  if (auto d = type_attr("T")) return d;
+  if (auto d = ops::try_attr<DType>(node, "T")) return d;
   return in(0).dtype;
 }
 
@@ -164,8 +126,8 @@ namespace {
 
 // Ops no rule knows: one output of attribute T's (or dtype's) type, shape unknown.
 void unknown_op(InferContext& c) {
-  auto d = c.type_attr("T");
-  if (!d) d = c.type_attr("dtype");
+  auto d = ops::try_attr<DType>(c.node, "T");
+  if (!d) d = ops::try_attr<DType>(c.node, "dtype");
   c.set(0, d, PartialShape::unknown());
 }
 

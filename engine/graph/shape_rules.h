@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "graph/ir.h"
+#include "ops/attr.h"
 
 namespace tfjsi::graph::detail {
 
@@ -64,14 +65,12 @@ class InferContext {
   std::optional<std::vector<std::int64_t>> ints(std::size_t i) const;
   std::optional<std::int64_t> scalar(std::size_t i) const;
 
-  // Tolerant attribute readers: a missing or oddly typed attribute gives the fallback, because
-  // static inference never rejects a model (the runtime does, with a better message).
-  std::optional<DType> type_attr(std::string_view key) const;
-  std::int64_t int_attr(std::string_view key, std::int64_t fallback) const;
-  bool bool_attr(std::string_view key, bool fallback) const;
-  std::string string_attr(std::string_view key, std::string fallback) const;  // upper-cased
-  std::vector<std::int64_t> ints_attr(std::string_view key) const;
-  std::optional<PartialShape> shape_attr(std::string_view key) const;
+  // Attribute `key` read with ops::try_attr, `fallback` when missing or of another form: static
+  // inference never rejects a model (the kernel does, with the error ops::attr gives).
+  template <class T>
+  T attr(std::string_view key, std::type_identity_t<T> fallback) const {
+    return ops::try_attr<T>(node, key).value_or(std::move(fallback));
+  }
   // The usual element type: attribute T, else input 0's dtype.
   std::optional<DType> t() const;
 

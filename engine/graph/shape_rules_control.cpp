@@ -1,13 +1,14 @@
 // Sources (Placeholder, Const), control flow (Switch, Merge, NoOp, While/If), TensorArray and
 // TensorList ops. Handles of arrays and lists are scalars without a tensor dtype.
 #include "graph/shape_rules.h"
+#include "ops/attr.h"
 
 namespace tfjsi::graph::detail {
 namespace {
 
 void placeholder(InferContext& c) {
-  auto dtype = c.type_attr("dtype");
-  auto shape = c.shape_attr("shape");
+  auto dtype = ops::try_attr<DType>(c.node, "dtype");
+  auto shape = ops::try_attr<PartialShape>(c.node, "shape");
   if (c.node.op == "PlaceholderWithDefault") {
     if (!dtype) dtype = c.in(0).dtype;
     if (!shape) shape = c.shape(0);
@@ -21,7 +22,7 @@ void constant(InferContext& c) {
     if (auto k = known_from_tensor(*c.node.value)) c.set_value(0, std::move(*k));
     return;
   }
-  c.set(0, c.type_attr("dtype"), PartialShape::unknown());
+  c.set(0, ops::try_attr<DType>(c.node, "dtype"), PartialShape::unknown());
 }
 
 void switch_op(InferContext& c) {
@@ -31,7 +32,7 @@ void switch_op(InferContext& c) {
 
 // The value of whichever input arrives: the generalization of every input seen so far.
 void merge(InferContext& c) {
-  std::optional<DType> dtype = c.type_attr("T");
+  std::optional<DType> dtype = ops::try_attr<DType>(c.node, "T");
   std::optional<PartialShape> shape;
   for (std::size_t i = 0; i < c.num_inputs(); ++i) {
     if (!c.inferred(i)) continue;
@@ -49,11 +50,9 @@ void no_outputs(InferContext& c) {
 // While/If and function calls: one output per listed type, shapes unknown.
 void typed_list_outputs(InferContext& c) {
   const char* key = c.node.op.ends_with("While") ? "T" : "Tout";
-  const AttrValue* a = c.node.attr(key);
-  const auto* types = a ? std::get_if<std::vector<TypeAttr>>(a) : nullptr;
-  if (!types) return;
-  for (std::size_t k = 0; k < types->size(); ++k)
-    c.set(k, (*types)[k].dtype(), PartialShape::unknown());
+  const auto types = c.attr<std::vector<TypeAttr>>(key, {});
+  for (std::size_t k = 0; k < types.size(); ++k)
+    c.set(k, types[k].dtype(), PartialShape::unknown());
 }
 
 void handle_only(InferContext& c) {
@@ -74,19 +73,19 @@ void tensor_array_size(InferContext& c) {
 }
 
 void tensor_array_read(InferContext& c) {
-  c.set(0, c.type_attr("dtype"), PartialShape::unknown());
+  c.set(0, ops::try_attr<DType>(c.node, "dtype"), PartialShape::unknown());
 }
 
 void tensor_array_gather(InferContext& c) {
   // TensorArrayGatherV3(handle, indices, flow_in; dtype, element_shape)
   const PartialShape idx = c.shape(1);
-  const auto elem = c.shape_attr("element_shape");
+  const auto elem = ops::try_attr<PartialShape>(c.node, "element_shape");
   PartialShape out = PartialShape::unknown();
   if (elem && elem->rank_known) {
     out = PartialShape::of({idx.rank_known && idx.dims.size() == 1 ? idx.dims[0] : -1});
     out.dims.insert(out.dims.end(), elem->dims.begin(), elem->dims.end());
   }
-  c.set(0, c.type_attr("dtype"), out);
+  c.set(0, ops::try_attr<DType>(c.node, "dtype"), out);
 }
 
 // The element shape input of TensorList ops: a known vector (-1 entries unknown) or a scalar -1
@@ -102,7 +101,7 @@ PartialShape element_shape(const InferContext& c, std::size_t i) {
 
 void tensor_list_get(InferContext& c) {
   // TensorListGetItem(handle, index, element_shape; element_dtype)
-  c.set(0, c.type_attr("element_dtype"), element_shape(c, 2));
+  c.set(0, ops::try_attr<DType>(c.node, "element_dtype"), element_shape(c, 2));
 }
 
 void tensor_list_stack(InferContext& c) {
@@ -110,10 +109,10 @@ void tensor_list_stack(InferContext& c) {
   const PartialShape elem = element_shape(c, 1);
   PartialShape out = PartialShape::unknown();
   if (elem.rank_known) {
-    out = PartialShape::of({c.int_attr("num_elements", -1)});
+    out = PartialShape::of({c.attr<std::int64_t>("num_elements", -1)});
     out.dims.insert(out.dims.end(), elem.dims.begin(), elem.dims.end());
   }
-  c.set(0, c.type_attr("element_dtype"), out);
+  c.set(0, ops::try_attr<DType>(c.node, "element_dtype"), out);
 }
 
 }  // namespace

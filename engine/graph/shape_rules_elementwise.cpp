@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "graph/shape_rules.h"
+#include "ops/attr.h"
 
 namespace tfjsi::graph::detail {
 namespace {
@@ -28,7 +29,7 @@ void neg(InferContext& c) {
 }
 
 void cast(InferContext& c) {
-  const auto to = c.type_attr("DstT");
+  const auto to = ops::try_attr<DType>(c.node, "DstT");
   c.set(0, to, c.shape(0));
   const KnownValue* v = c.value(0);
   if (!v || !to) return;
@@ -98,7 +99,7 @@ void select(InferContext& c) {
   // Select: t and e share a shape; cond may be a vector along dim 0. SelectV2 broadcasts all.
   PartialShape s = broadcast_shapes(c.shape(1), c.shape(2));
   if (c.node.op == "SelectV2") s = broadcast_shapes(c.shape(0), s);
-  auto d = c.type_attr("T");
+  auto d = ops::try_attr<DType>(c.node, "T");
   if (!d) d = c.in(1).dtype;
   c.set(0, d, s);
 }

@@ -17,7 +17,7 @@ struct Layout {
 };
 
 Layout layout_of(const InferContext& c) {
-  return {c.string_attr("data_format", "NHWC") == "NCHW"};
+  return {ops::try_data_format(c.node) == ops::DataFormat::Nchw};
 }
 
 // One spatial output size (ops/window.h): -1 when something it needs is unknown or too large.
@@ -96,8 +96,8 @@ void conv2d_backprop_input(InferContext& c) {
 }
 
 void matmul(InferContext& c) {
-  const bool ta = c.bool_attr("transpose_a", false);
-  const bool tb = c.bool_attr("transpose_b", false);
+  const bool ta = c.attr<bool>("transpose_a", false);
+  const bool tb = c.attr<bool>("transpose_b", false);
   const PartialShape a = with_rank(c.shape(0), 2), b = with_rank(c.shape(1), 2);
   std::int64_t m = -1, n = -1;
   if (a.rank_known && a.dims.size() == 2) m = a.dims[ta ? 1 : 0];
@@ -106,8 +106,8 @@ void matmul(InferContext& c) {
 }
 
 void batch_matmul(InferContext& c) {
-  const bool ax = c.bool_attr("adj_x", false);
-  const bool ay = c.bool_attr("adj_y", false);
+  const bool ax = c.attr<bool>("adj_x", false);
+  const bool ay = c.attr<bool>("adj_y", false);
   const PartialShape a = c.shape(0), b = c.shape(1);
   if (!a.rank_known || !b.rank_known || a.dims.size() < 2 || b.dims.size() < 2) {
     c.set(0, c.t(), PartialShape::unknown());
@@ -138,7 +138,7 @@ void resize(InferContext& c) {
 
 void depth_to_space(InferContext& c) {
   const Layout l = layout_of(c);
-  const std::int64_t bs = c.int_attr("block_size", -1);
+  const std::int64_t bs = c.attr<std::int64_t>("block_size", -1);
   const bool to_space = c.node.op == "DepthToSpace";
   const PartialShape x = with_rank(c.shape(0), 4);
   std::vector<std::int64_t> out(4, -1);
@@ -206,7 +206,7 @@ void top_k(InferContext& c) {
 void nms(InferContext& c) {
   // Inputs: boxes, scores, max_output_size, iou_threshold, score_threshold[, soft_nms_sigma].
   std::int64_t n = -1;
-  if (c.bool_attr("pad_to_max_output_size", false)) n = c.scalar(2).value_or(-1);
+  if (c.attr<bool>("pad_to_max_output_size", false)) n = c.scalar(2).value_or(-1);
   c.set(0, DType::Int32, PartialShape::of({n}));
   const std::string_view op = c.node.op;
   if (op == "NonMaxSuppressionV4") c.set(1, DType::Int32, PartialShape::of({}));

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "graph/shape_rules.h"
+#include "ops/attr.h"
 
 namespace tfjsi::graph::detail {
 namespace {
@@ -29,7 +30,7 @@ PartialShape reduced(const PartialShape& in, const std::optional<std::vector<std
 }
 
 void reduce(InferContext& c) {
-  const bool keep = c.bool_attr("keep_dims", false);
+  const bool keep = c.attr<bool>("keep_dims", false);
   c.set(0, c.node.op == "All" || c.node.op == "Any" ? std::optional(DType::Bool) : c.t(),
         reduced(c.shape(0), c.ints(1), keep));
   // Prod of a known shape vector: the element count some models compute before a Reshape.
@@ -42,7 +43,7 @@ void reduce(InferContext& c) {
 }
 
 void arg_reduce(InferContext& c) {
-  auto dtype = c.type_attr("output_type");
+  auto dtype = ops::try_attr<DType>(c.node, "output_type");
   if (!dtype) dtype = DType::Int32;  // TF's default int64, narrowed
   const auto axis = c.scalar(1);
   c.set(0, dtype,
