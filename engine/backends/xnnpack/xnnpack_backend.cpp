@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "backends/cpu/kernel.h"
+#include "backends/cpu/reference.h"
 #include "backends/xnnpack/native_op.h"
 #include "core/error.h"
 #include "graph/build.h"
@@ -143,7 +143,7 @@ runtime::Availability XnnpackBackend::availability() {
 }
 
 bool XnnpackBackend::supports(const graph::Node& node) const {
-  return cpu::find_kernel(node.op) != nullptr || find_native(node.op) != nullptr;
+  return cpu::has_reference_kernel(node.op) || find_native(node.op) != nullptr;
 }
 
 bool XnnpackBackend::native(const graph::Node& node) const {
@@ -194,11 +194,10 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
     }
   }
   if (path != Path::Xnnpack) {
-    const cpu::Kernel fn = cpu::find_kernel(node.op);
-    if (!fn)
+    if (!cpu::has_reference_kernel(node.op))
       throw BackendLimit("node '" + node.name + "' (" + node.op +
                          "): no xnnpack operator or cpu kernel for this op");
-    out = fn(cpu::KernelContext{node, host, ctx.pool});
+    out = cpu::run_reference(node, host, ctx.pool);
   }
 
   std::vector<runtime::TensorView> views;
