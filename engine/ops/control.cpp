@@ -1,14 +1,15 @@
 // Sources (Placeholder, Const), control flow (Switch, Merge, NoOp, While/If), TensorArray and
 // TensorList ops. Handles of arrays and lists are scalars without a tensor dtype.
-#include "graph/shape_rules.h"
 #include "ops/attr.h"
+#include "ops/op_def.h"
+#include "ops/shape_context.h"
 
-namespace tfjsi::graph::detail {
+namespace tfjsi::ops {
 namespace {
 
 void placeholder(InferContext& c) {
-  auto dtype = ops::try_attr<DType>(c.node, "dtype");
-  auto shape = ops::try_attr<PartialShape>(c.node, "shape");
+  auto dtype = try_attr<DType>(c.node, "dtype");
+  auto shape = try_attr<PartialShape>(c.node, "shape");
   if (c.node.op == "PlaceholderWithDefault") {
     if (!dtype) dtype = c.in(0).dtype;
     if (!shape) shape = c.shape(0);
@@ -22,7 +23,7 @@ void constant(InferContext& c) {
     if (auto k = known_from_tensor(*c.node.value)) c.set_value(0, std::move(*k));
     return;
   }
-  c.set(0, ops::try_attr<DType>(c.node, "dtype"), PartialShape::unknown());
+  c.set(0, try_attr<DType>(c.node, "dtype"), PartialShape::unknown());
 }
 
 void switch_op(InferContext& c) {
@@ -32,7 +33,7 @@ void switch_op(InferContext& c) {
 
 // The value of whichever input arrives: the generalization of every input seen so far.
 void merge(InferContext& c) {
-  std::optional<DType> dtype = ops::try_attr<DType>(c.node, "T");
+  std::optional<DType> dtype = try_attr<DType>(c.node, "T");
   std::optional<PartialShape> shape;
   for (std::size_t i = 0; i < c.num_inputs(); ++i) {
     if (!c.inferred(i)) continue;
@@ -50,7 +51,7 @@ void no_outputs(InferContext& c) {
 // While/If and function calls: one output per listed type, shapes unknown.
 void typed_list_outputs(InferContext& c) {
   const char* key = c.node.op.ends_with("While") ? "T" : "Tout";
-  const auto types = c.attr<std::vector<TypeAttr>>(key, {});
+  const auto types = c.attr<std::vector<graph::TypeAttr>>(key, {});
   for (std::size_t k = 0; k < types.size(); ++k)
     c.set(k, types[k].dtype(), PartialShape::unknown());
 }
@@ -73,19 +74,19 @@ void tensor_array_size(InferContext& c) {
 }
 
 void tensor_array_read(InferContext& c) {
-  c.set(0, ops::try_attr<DType>(c.node, "dtype"), PartialShape::unknown());
+  c.set(0, try_attr<DType>(c.node, "dtype"), PartialShape::unknown());
 }
 
 void tensor_array_gather(InferContext& c) {
   // TensorArrayGatherV3(handle, indices, flow_in; dtype, element_shape)
   const PartialShape idx = c.shape(1);
-  const auto elem = ops::try_attr<PartialShape>(c.node, "element_shape");
+  const auto elem = try_attr<PartialShape>(c.node, "element_shape");
   PartialShape out = PartialShape::unknown();
   if (elem && elem->rank_known) {
     out = PartialShape::of({idx.rank_known && idx.dims.size() == 1 ? idx.dims[0] : -1});
     out.dims.insert(out.dims.end(), elem->dims.begin(), elem->dims.end());
   }
-  c.set(0, ops::try_attr<DType>(c.node, "dtype"), out);
+  c.set(0, try_attr<DType>(c.node, "dtype"), out);
 }
 
 // The element shape input of TensorList ops: a known vector (-1 entries unknown) or a scalar -1
@@ -101,7 +102,7 @@ PartialShape element_shape(const InferContext& c, std::size_t i) {
 
 void tensor_list_get(InferContext& c) {
   // TensorListGetItem(handle, index, element_shape; element_dtype)
-  c.set(0, ops::try_attr<DType>(c.node, "element_dtype"), element_shape(c, 2));
+  c.set(0, try_attr<DType>(c.node, "element_dtype"), element_shape(c, 2));
 }
 
 void tensor_list_stack(InferContext& c) {
@@ -112,36 +113,59 @@ void tensor_list_stack(InferContext& c) {
     out = PartialShape::of({c.attr<std::int64_t>("num_elements", -1)});
     out.dims.insert(out.dims.end(), elem.dims.begin(), elem.dims.end());
   }
-  c.set(0, ops::try_attr<DType>(c.node, "element_dtype"), out);
+  c.set(0, try_attr<DType>(c.node, "element_dtype"), out);
 }
+
+constexpr OpDef kOps[] = {
+    {"Const", constant, Family::Const},
+    {"EmptyTensorList", handle_only, Family::Control},
+    {"IdentityN", nullptr, Family::Output},
+    {"If", typed_list_outputs, Family::Control},
+    {"Merge", merge, Family::Control},
+    {"NoOp", no_outputs, Family::Control},
+    {"PartitionedCall", typed_list_outputs, Family::Other},
+    {"Placeholder", placeholder, Family::Input},
+    {"PlaceholderWithDefault", placeholder, Family::Input},
+    {"ReadVariableOp", nullptr, Family::Const},
+    {"RefSwitch", switch_op, Family::Other},
+    {"StatefulPartitionedCall", typed_list_outputs, Family::Other},
+    {"StatelessIf", typed_list_outputs, Family::Control},
+    {"StatelessWhile", typed_list_outputs, Family::Control},
+    {"Switch", switch_op, Family::Control},
+    {"TensorArrayCloseV3", nullptr, Family::Control},
+    {"TensorArrayConcatV3", nullptr, Family::Control},
+    {"TensorArrayGatherV3", tensor_array_gather, Family::Control},
+    {"TensorArrayReadV3", tensor_array_read, Family::Control},
+    {"TensorArrayScatterV3", flow_out, Family::Control},
+    {"TensorArraySizeV3", tensor_array_size, Family::Control},
+    {"TensorArraySplitV3", flow_out, Family::Control},
+    {"TensorArrayV3", tensor_array, Family::Control},
+    {"TensorArrayWriteV3", flow_out, Family::Control},
+    {"TensorListConcatV2", nullptr, Family::Control},
+    {"TensorListElementShape", nullptr, Family::Control},
+    {"TensorListFromTensor", handle_only, Family::Control},
+    {"TensorListGather", nullptr, Family::Control},
+    {"TensorListGetItem", tensor_list_get, Family::Control},
+    {"TensorListLength", nullptr, Family::Control},
+    {"TensorListPopBack", nullptr, Family::Control},
+    {"TensorListPushBack", handle_only, Family::Control},
+    {"TensorListReserve", handle_only, Family::Control},
+    {"TensorListResize", nullptr, Family::Control},
+    {"TensorListScatter", nullptr, Family::Control},
+    {"TensorListScatterIntoExistingList", nullptr, Family::Control},
+    {"TensorListScatterV2", nullptr, Family::Control},
+    {"TensorListSetItem", handle_only, Family::Control},
+    {"TensorListSplit", nullptr, Family::Control},
+    {"TensorListStack", tensor_list_stack, Family::Control},
+    {"VarHandleOp", nullptr, Family::Const},
+    {"VariableV2", nullptr, Family::Const},
+    {"While", typed_list_outputs, Family::Control},
+};
 
 }  // namespace
 
-void add_control_rules(RuleTable& t) {
-  t["Placeholder"] = placeholder;
-  t["PlaceholderWithDefault"] = placeholder;
-  t["Const"] = constant;
-  t["Switch"] = switch_op;
-  t["RefSwitch"] = switch_op;
-  t["Merge"] = merge;
-  t["NoOp"] = no_outputs;
-  for (std::string_view op : {"While", "StatelessWhile", "If", "StatelessIf", "PartitionedCall",
-                              "StatefulPartitionedCall"})
-    t[op] = typed_list_outputs;
-  t["TensorArrayV3"] = tensor_array;
-  t["TensorArrayWriteV3"] = flow_out;
-  t["TensorArrayScatterV3"] = flow_out;
-  t["TensorArraySplitV3"] = flow_out;
-  t["TensorArraySizeV3"] = tensor_array_size;
-  t["TensorArrayReadV3"] = tensor_array_read;
-  t["TensorArrayGatherV3"] = tensor_array_gather;
-  t["TensorListFromTensor"] = handle_only;
-  t["TensorListReserve"] = handle_only;
-  t["TensorListSetItem"] = handle_only;
-  t["EmptyTensorList"] = handle_only;
-  t["TensorListPushBack"] = handle_only;
-  t["TensorListGetItem"] = tensor_list_get;
-  t["TensorListStack"] = tensor_list_stack;
+std::span<const OpDef> control_ops() {
+  return kOps;
 }
 
-}  // namespace tfjsi::graph::detail
+}  // namespace tfjsi::ops

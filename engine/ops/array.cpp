@@ -4,10 +4,11 @@
 #include <cmath>
 #include <numeric>
 
-#include "graph/shape_rules.h"
 #include "ops/attr.h"
+#include "ops/op_def.h"
+#include "ops/shape_context.h"
 
-namespace tfjsi::graph::detail {
+namespace tfjsi::ops {
 namespace {
 
 using Dims = std::vector<std::int64_t>;
@@ -80,8 +81,8 @@ void expand_dims(InferContext& c) {
 
 void squeeze(InferContext& c) {
   const PartialShape in = c.shape(0);
-  auto axes = c.attr<ops::Ints>("squeeze_dims", {});
-  if (axes.empty()) axes = c.attr<ops::Ints>("axis", {});
+  auto axes = c.attr<Ints>("squeeze_dims", {});
+  if (axes.empty()) axes = c.attr<Ints>("axis", {});
   if (!in.rank_known) {
     c.set(0, c.t(), PartialShape::unknown());
     return;
@@ -116,7 +117,7 @@ void concat(InferContext& c) {
   const std::size_t n = c.num_inputs() == 0 ? 0 : c.num_inputs() - 1;
   const std::size_t first = v1 ? 1 : 0;
   const auto axis = c.scalar(v1 ? 0 : n);
-  std::optional<DType> dtype = ops::try_attr<DType>(c.node, "T");
+  std::optional<DType> dtype = try_attr<DType>(c.node, "T");
   int rank = -1;
   for (std::size_t i = 0; i < n; ++i) {
     if (!dtype) dtype = c.in(first + i).dtype;
@@ -434,7 +435,7 @@ void broadcast_to(InferContext& c) {
 }
 
 void fill(InferContext& c) {
-  auto dtype = ops::try_attr<DType>(c.node, "T");
+  auto dtype = try_attr<DType>(c.node, "T");
   if (!dtype) dtype = c.in(1).dtype;
   const auto dims = c.ints(0);
   if (!dims) {
@@ -451,7 +452,7 @@ void fill(InferContext& c) {
 }
 
 void range(InferContext& c) {
-  auto dtype = ops::try_attr<DType>(c.node, "Tidx");
+  auto dtype = try_attr<DType>(c.node, "Tidx");
   if (!dtype) dtype = c.in(0).dtype;
   const KnownValue *s = c.value(0), *l = c.value(1), *d = c.value(2);
   if (!s || !l || !d || s->v.size() != 1 || l->v.size() != 1 || d->v.size() != 1 || d->v[0] == 0) {
@@ -470,7 +471,7 @@ void range(InferContext& c) {
 }
 
 void gather(InferContext& c) {
-  auto dtype = ops::try_attr<DType>(c.node, "Tparams");
+  auto dtype = try_attr<DType>(c.node, "Tparams");
   if (!dtype) dtype = c.in(0).dtype;
   const PartialShape params = c.shape(0), indices = c.shape(1);
   const std::int64_t batch_dims = c.attr<std::int64_t>("batch_dims", 0);
@@ -505,7 +506,7 @@ void gather(InferContext& c) {
 }
 
 void gather_nd(InferContext& c) {
-  auto dtype = ops::try_attr<DType>(c.node, "Tparams");
+  auto dtype = try_attr<DType>(c.node, "Tparams");
   if (!dtype) dtype = c.in(0).dtype;
   const PartialShape params = c.shape(0), indices = c.shape(1);
   if (!params.rank_known || !indices.rank_known || indices.dims.empty() ||
@@ -535,7 +536,7 @@ void split(InferContext& c) {
       piece = PartialShape::unknown();
     }
   }
-  auto dtype = ops::try_attr<DType>(c.node, "T");
+  auto dtype = try_attr<DType>(c.node, "T");
   if (!dtype) dtype = c.in(1).dtype;
   for (std::int64_t k = 0; k < n; ++k) c.set(static_cast<std::size_t>(k), dtype, piece);
 }
@@ -572,7 +573,7 @@ void split_v(InferContext& c) {
 }
 
 void shape_op(InferContext& c) {
-  auto dtype = ops::try_attr<DType>(c.node, "out_type");
+  auto dtype = try_attr<DType>(c.node, "out_type");
   if (!dtype) dtype = DType::Int32;
   const PartialShape in = c.shape(0);
   c.set(0, dtype,
@@ -585,7 +586,7 @@ void shape_op(InferContext& c) {
 }
 
 void size_op(InferContext& c) {
-  auto dtype = ops::try_attr<DType>(c.node, "out_type");
+  auto dtype = try_attr<DType>(c.node, "out_type");
   if (!dtype) dtype = DType::Int32;
   c.set(0, dtype, PartialShape::of({}));
   const PartialShape in = c.shape(0);
@@ -628,7 +629,7 @@ void fold_sparse_to_dense(InferContext& c, const Dims& shape) {
 
 void sparse_to_dense(InferContext& c) {
   // SparseToDense(sparse_indices, output_shape, sparse_values, default_value)
-  auto dtype = ops::try_attr<DType>(c.node, "T");
+  auto dtype = try_attr<DType>(c.node, "T");
   if (!dtype) dtype = c.in(2).dtype;
   if (auto s = c.ints(1)) {
     c.set(0, dtype, PartialShape::of(*s));
@@ -646,36 +647,46 @@ void where(InferContext& c) {
   c.set(0, DType::Int32, PartialShape::of({-1, in.rank_known ? in.rank() : -1}));
 }
 
+constexpr OpDef kOps[] = {
+    {"BroadcastArgs", nullptr, Family::Shape},
+    {"BroadcastTo", broadcast_to, Family::Shape},
+    {"Concat", concat, Family::Shape},
+    {"ConcatV2", concat, Family::Shape},
+    {"ExpandDims", expand_dims, Family::Shape},
+    {"Fill", fill, Family::Shape},
+    {"Gather", gather, Family::Shape},
+    {"GatherNd", gather_nd, Family::Shape},
+    {"GatherV2", gather, Family::Shape},
+    {"MirrorPad", pad, Family::Shape},
+    {"OneHot", nullptr, Family::Shape},
+    {"Pack", pack, Family::Shape},
+    {"Pad", pad, Family::Shape},
+    {"PadV2", pad, Family::Shape},
+    {"Range", range, Family::Shape},
+    {"Rank", rank_op, Family::Shape},
+    {"Reshape", reshape, Family::Shape},
+    {"Reverse", nullptr, Family::Shape},
+    {"ReverseV2", nullptr, Family::Shape},
+    {"ScatterNd", nullptr, Family::Shape},
+    {"Shape", shape_op, Family::Shape},
+    {"ShapeN", nullptr, Family::Shape},
+    {"Size", size_op, Family::Shape},
+    {"Slice", slice, Family::Shape},
+    {"SparseToDense", sparse_to_dense, Family::Other},
+    {"Split", split, Family::Shape},
+    {"SplitV", split_v, Family::Shape},
+    {"Squeeze", squeeze, Family::Shape},
+    {"StridedSlice", strided_slice, Family::Shape},
+    {"Tile", tile, Family::Shape},
+    {"Transpose", transpose, Family::Shape},
+    {"Unpack", unpack, Family::Shape},
+    {"Where", where, Family::Shape},
+};
+
 }  // namespace
 
-void add_array_rules(RuleTable& t) {
-  t["Reshape"] = reshape;
-  t["ExpandDims"] = expand_dims;
-  t["Squeeze"] = squeeze;
-  t["ConcatV2"] = concat;
-  t["Concat"] = concat;
-  t["Pack"] = pack;
-  t["Unpack"] = unpack;
-  t["Transpose"] = transpose;
-  t["StridedSlice"] = strided_slice;
-  t["Slice"] = slice;
-  t["Pad"] = pad;
-  t["PadV2"] = pad;
-  t["MirrorPad"] = pad;
-  t["Tile"] = tile;
-  t["BroadcastTo"] = broadcast_to;
-  t["Fill"] = fill;
-  t["Range"] = range;
-  t["GatherV2"] = gather;
-  t["Gather"] = gather;
-  t["GatherNd"] = gather_nd;
-  t["Split"] = split;
-  t["SplitV"] = split_v;
-  t["Shape"] = shape_op;
-  t["Size"] = size_op;
-  t["Rank"] = rank_op;
-  t["SparseToDense"] = sparse_to_dense;
-  t["Where"] = where;
+std::span<const OpDef> array_ops() {
+  return kOps;
 }
 
-}  // namespace tfjsi::graph::detail
+}  // namespace tfjsi::ops
