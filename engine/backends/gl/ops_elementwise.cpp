@@ -162,6 +162,7 @@ const GlOpEntry kElementwiseOps[] = {
     {"Round", [](OpContext& c) { return unary(c, "OP_ROUND"); }, nullptr},
     {"Softplus", [](OpContext& c) { return unary(c, "OP_SOFTPLUS"); }, nullptr},
     {"Sign", [](OpContext& c) { return unary(c, "OP_SIGN"); }, nullptr},
+    {"Asinh", [](OpContext& c) { return unary(c, "OP_ASINH"); }, nullptr},
 };
 const std::size_t kNumElementwiseOps = std::size(kElementwiseOps);
 
