@@ -5,23 +5,15 @@
 #include <span>
 #include <string_view>
 
+#include "ops/op_def.h"
+
 namespace tfjsi::viewers {
 
-enum class OpFamily : std::uint8_t {
-  Input,        // Placeholder
-  Const,        // Const and weight reads
-  Conv,         // convolutions, depthwise, transposed
-  MatMul,       // MatMul, BatchMatMul, Einsum
-  Elementwise,  // arithmetic and comparisons
-  Activation,   // Relu, Sigmoid, Tanh, Softmax, ...
-  Pooling,      // MaxPool, AvgPool, reductions
-  Normalization,
-  Shape,    // reshape, transpose, slice, concat, pad, gather, resize
-  Control,  // Switch/Merge/While/If/Enter/Exit, TensorArray, TensorList
-  Output,   // Identity and the like
-  Other,
-};
+// The families are the engine's (ops/op_def.h, kept with each op); the names and colours are the
+// viewer's.
+using OpFamily = ops::Family;
 
+// Other for ops the engine does not know.
 OpFamily op_family(std::string_view op);
 std::string_view family_name(OpFamily f);
 // Fill colour as 0xAABBGGRR (the ImGui packing, also written as SVG colours).

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "graph/build.h"
+#include "ops/attr.h"
 #include "runtime/engine.h"
 
 namespace tfjsi::analysis {
@@ -29,8 +30,7 @@ std::int64_t bytes(std::span<const TensorShape> ts) {
 
 // 1 for the bias and 1 for the activation of a fused node ("BiasAdd", "Relu").
 std::int64_t epilogue_ops(const graph::Node& n) {
-  const auto ops = n.attr_or<std::vector<std::string>>("fused_ops", {});
-  return static_cast<std::int64_t>(ops.size());
+  return static_cast<std::int64_t>(ops::attr<ops::Strings>(n, "fused_ops", {}).size());
 }
 
 // The operations a node spends per its main output, by the rules in node_cost.h; -1: unknown
@@ -61,13 +61,13 @@ std::int64_t flops_of(const graph::Node& n, std::span<const TensorShape> in,
   if (is_one_of(op, {"MatMul", "_FusedMatMul", "BatchMatMul", "BatchMatMulV2"})) {
     if (in.empty() || in[0].dims.size() < 2) return -1;
     const bool batched = op == "BatchMatMul" || op == "BatchMatMulV2";
-    const bool ta = n.attr_or<bool>(batched ? "adj_x" : "transpose_a", false);
+    const bool ta = ops::attr<bool>(n, batched ? "adj_x" : "transpose_a", false);
     const Shape& a = in[0].dims;
     const std::int64_t k = a[a.size() - (ta ? 2 : 1)];
     return 2 * o * k + o * epilogue_ops(n);
   }
   if (is_one_of(op, {"MaxPool", "AvgPool", "MaxPoolV2"})) {
-    const auto k = n.attr_or<std::vector<std::int64_t>>("ksize", {});
+    const auto k = ops::attr<ops::Ints>(n, "ksize", {});
     if (k.size() != 4) return -1;
     return o * k[1] * k[2];
   }

@@ -31,11 +31,11 @@ struct FuncAttr {
 };
 
 // Every form a GraphDef JSON attribute takes. `s` holds raw bytes (decoded from base64).
-using AttrValue = std::variant<std::int64_t, float, bool, std::string, TypeAttr, PartialShape,
-                               HostTensor, FuncAttr, std::vector<std::int64_t>, std::vector<float>,
-                               std::vector<bool>, std::vector<std::string>, std::vector<TypeAttr>,
-                               std::vector<PartialShape>, std::vector<HostTensor>,
-                               std::vector<FuncAttr>>;
+using AttrValue =
+    std::variant<std::int64_t, float, bool, std::string, TypeAttr, PartialShape, HostTensor,
+                 FuncAttr, std::vector<std::int64_t>, std::vector<float>, std::vector<bool>,
+                 std::vector<std::string>, std::vector<TypeAttr>, std::vector<PartialShape>,
+                 std::vector<HostTensor>, std::vector<FuncAttr>>;
 
 // One output of one node.
 struct TensorRef {
@@ -54,7 +54,7 @@ struct Node {
   std::string name;
   std::string op;
   std::string device;
-  std::vector<TensorRef> inputs;   // data inputs, in order
+  std::vector<TensorRef> inputs;    // data inputs, in order
   std::vector<int> control_inputs;  // "^name" inputs
   std::map<std::string, AttrValue, std::less<>> attrs;
   // The Keras layer a lowered node belongs to, or the node's name scope (up to the last '/');
@@ -65,14 +65,8 @@ struct Node {
   // Filled by shape inference: one entry per output the node has.
   std::vector<TensorInfo> outputs;
 
+  // The stored attribute, or null. Read its value with ops/attr.h's readers.
   const AttrValue* attr(std::string_view key) const;
-  // The attribute as T, or `fallback` when absent; throws ModelError naming the node when present
-  // with another type.
-  template <class T>
-  T attr_or(std::string_view key, T fallback) const;
-  // The attribute as T; throws ModelError naming the node and key when absent or of another type.
-  template <class T>
-  const T& attr_as(std::string_view key) const;
 };
 
 // A model input or output as the user addresses it.
@@ -103,21 +97,5 @@ struct Graph {
 
 // Throws ModelError: "node 'name' (Op): attribute 'key' ...".
 [[noreturn]] void throw_attr_error(const Node& node, std::string_view key, std::string_view what);
-
-template <class T>
-T Node::attr_or(std::string_view key, T fallback) const {
-  const AttrValue* a = attr(key);
-  if (!a) return fallback;
-  if (const T* v = std::get_if<T>(a)) return *v;
-  throw_attr_error(*this, key, "has an unexpected type");
-}
-
-template <class T>
-const T& Node::attr_as(std::string_view key) const {
-  const AttrValue* a = attr(key);
-  if (!a) throw_attr_error(*this, key, "is missing");
-  if (const T* v = std::get_if<T>(a)) return *v;
-  throw_attr_error(*this, key, "has an unexpected type");
-}
 
 }  // namespace tfjsi::graph

@@ -1,171 +1,22 @@
 // Static shape inference: one pass in topological order, repeated while loop back edges
 // (NextIteration -> Merge) still widen what a Merge can see.
 #include <algorithm>
-#include <cctype>
-#include <cmath>
 
 #include "graph/build.h"
-#include "graph/shape_rules.h"
+#include "ops/attr.h"
+#include "ops/op_def.h"
+#include "ops/shape_context.h"
 
 namespace tfjsi::graph {
-namespace detail {
-
 namespace {
-const TensorInfo kUnknownInfo{};
-}
 
-const TensorInfo& InferContext::in(std::size_t i) const {
-  return i < in_.size() ? in_[i] : kUnknownInfo;
-}
-
-std::optional<std::vector<std::int64_t>> InferContext::ints(std::size_t i) const {
-  const KnownValue* v = value(i);
-  if (!v) return std::nullopt;
-  std::vector<std::int64_t> out;
-  out.reserve(v->v.size());
-  for (double d : v->v) {
-    if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9e15) return std::nullopt;
-    out.push_back(static_cast<std::int64_t>(d));
-  }
-  return out;
-}
-
-std::optional<std::int64_t> InferContext::scalar(std::size_t i) const {
-  auto v = ints(i);
-  if (!v || v->size() != 1) return std::nullopt;
-  return (*v)[0];
-}
-
-std::optional<DType> InferContext::type_attr(std::string_view key) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* t = a ? std::get_if<TypeAttr>(a) : nullptr) return t->dtype();
-  return std::nullopt;
-}
-
-std::int64_t InferContext::int_attr(std::string_view key, std::int64_t fallback) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* v = a ? std::get_if<std::int64_t>(a) : nullptr) return *v;
-  return fallback;
-}
-
-bool InferContext::bool_attr(std::string_view key, bool fallback) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* v = a ? std::get_if<bool>(a) : nullptr) return *v;
-  return fallback;
-}
-
-std::string InferContext::string_attr(std::string_view key, std::string fallback) const {
-  const AttrValue* a = node.attr(key);
-  std::string s = fallback;
-  if (const auto* v = a ? std::get_if<std::string>(a) : nullptr) s = *v;
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::vector<std::int64_t> InferContext::ints_attr(std::string_view key) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* v = a ? std::get_if<std::vector<std::int64_t>>(a) : nullptr) return *v;
-  return {};
-}
-
-std::optional<PartialShape> InferContext::shape_attr(std::string_view key) const {
-  const AttrValue* a = node.attr(key);
-  if (const auto* v = a ? std::get_if<PartialShape>(a) : nullptr) return *v;
-  return std::nullopt;
-}
-
-std::optional<DType> InferContext::t() const {
-  if (auto d = type_attr("T")) return d;
-  return in(0).dtype;
-}
-
-void InferContext::set(std::size_t k, std::optional<DType> dtype, PartialShape shape) {
-  if (out.size() <= k) out.resize(k + 1);
-  out[k] = TensorInfo{dtype, std::move(shape)};
-}
-
-void InferContext::set_value(std::size_t k, KnownValue v) {
-  if (v.v.size() > kMaxKnownElements) return;
-  if (out_values.size() <= k) out_values.resize(k + 1);
-  out_values[k] = std::move(v);
-}
-
-PartialShape broadcast_shapes(const PartialShape& a, const PartialShape& b) {
-  if (!a.rank_known || !b.rank_known) return PartialShape::unknown();
-  const std::size_t r = std::max(a.dims.size(), b.dims.size());
-  std::vector<std::int64_t> out(r);
-  for (std::size_t i = 0; i < r; ++i) {
-    const std::int64_t x = i < r - a.dims.size() ? 1 : a.dims[i - (r - a.dims.size())];
-    const std::int64_t y = i < r - b.dims.size() ? 1 : b.dims[i - (r - b.dims.size())];
-    if (x == 1)
-      out[i] = y;
-    else if (y == 1)
-      out[i] = x;
-    else if (x < 0)
-      out[i] = y;  // y is -1 or the size x must have
-    else if (y < 0 || x == y)
-      out[i] = x;
-    else
-      out[i] = -1;  // incompatible: left for the runtime to report
-  }
-  return PartialShape::of(std::move(out));
-}
-
-PartialShape generalize(const PartialShape& a, const PartialShape& b) {
-  if (!a.rank_known || !b.rank_known || a.dims.size() != b.dims.size())
-    return PartialShape::unknown();
-  PartialShape out = a;
-  for (std::size_t i = 0; i < out.dims.size(); ++i)
-    if (out.dims[i] != b.dims[i]) out.dims[i] = -1;
-  return out;
-}
-
-PartialShape with_rank(const PartialShape& s, int rank) {
-  if (s.rank_known || rank < 0) return s;
-  return PartialShape::of(std::vector<std::int64_t>(static_cast<std::size_t>(rank), -1));
-}
-
-std::optional<KnownValue> known_from_tensor(const HostTensor& t) {
-  if (!t.buffer && t.dtype != DType::String) return std::nullopt;
-  const auto n = checked_num_elements(t.shape);
-  if (!n || static_cast<std::size_t>(*n) > kMaxKnownElements) return std::nullopt;
-  KnownValue k{t.dtype, t.shape, {}};
-  k.v.reserve(static_cast<std::size_t>(*n));
-  switch (t.dtype) {
-    case DType::Float32:
-      for (float f : t.values<float>()) k.v.push_back(f);
-      break;
-    case DType::Int32:
-      for (auto i : t.values<std::int32_t>()) k.v.push_back(i);
-      break;
-    case DType::Bool:
-      for (auto b : t.values<std::uint8_t>()) k.v.push_back(b ? 1.0 : 0.0);
-      break;
-    case DType::String:
-      return std::nullopt;
-  }
-  return k;
-}
-
-const RuleTable& shape_rules() {
-  static const RuleTable table = [] {
-    RuleTable t;
-    add_elementwise_rules(t);
-    add_nn_rules(t);
-    add_array_rules(t);
-    add_reduction_rules(t);
-    add_control_rules(t);
-    return t;
-  }();
-  return table;
-}
-
-namespace {
+using ops::InferContext;
+using ops::KnownValue;
 
 // Ops no rule knows: one output of attribute T's (or dtype's) type, shape unknown.
 void unknown_op(InferContext& c) {
-  auto d = c.type_attr("T");
-  if (!d) d = c.type_attr("dtype");
+  auto d = ops::try_attr<DType>(c.node, "T");
+  if (!d) d = ops::try_attr<DType>(c.node, "dtype");
   c.set(0, d, PartialShape::unknown());
 }
 
@@ -176,7 +27,6 @@ bool same_info(const TensorInfo& a, const TensorInfo& b) {
 // One pass over the graph; returns whether any node's outputs changed.
 bool run_pass(Graph& g, std::vector<std::vector<std::optional<KnownValue>>>& values,
               const std::vector<int>& min_outputs, bool force_merge_unknown) {
-  const auto& rules = shape_rules();
   bool changed = false;
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     Node& n = g.nodes[i];
@@ -201,8 +51,8 @@ bool run_pass(Graph& g, std::vector<std::vector<std::optional<KnownValue>>>& val
       }
     }
     InferContext c(n, std::move(in), std::move(vals), std::move(inferred));
-    auto it = rules.find(n.op);
-    (it != rules.end() ? it->second : unknown_op)(c);
+    const ops::OpDef* def = ops::find_op(n.op);
+    (def && def->shape ? def->shape : unknown_op)(c);
     if (force_merge_unknown && n.op == "Merge" && !c.out.empty())
       c.out[0].shape = PartialShape::unknown();
     if (c.out.size() < static_cast<std::size_t>(min_outputs[i]))
@@ -224,10 +74,8 @@ bool run_pass(Graph& g, std::vector<std::vector<std::optional<KnownValue>>>& val
 }
 
 }  // namespace
-}  // namespace detail
 
 void infer_shapes(Graph& graph) {
-  using namespace detail;
   const std::size_t n = graph.nodes.size();
   // Every output something refers to exists, even for ops no rule knows.
   std::vector<int> min_outputs(n, 0);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "ops/attr.h"
 
 namespace tfjsi::ops {
 
@@ -26,19 +27,9 @@ void check_step(const graph::Node& node, std::string_view key, std::int64_t h, s
   throw ModelError("node '" + node.name + "' (" + node.op + "): " + what);
 }
 
-std::vector<std::int64_t> int_list(const graph::Node& node, std::string_view key,
-                                   std::vector<std::int64_t> fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (const auto* v = std::get_if<std::vector<std::int64_t>>(a)) return *v;
-  // The JSON importer may read an empty list as a list of another element type.
-  if (const auto* v = std::get_if<std::vector<float>>(a); v && v->empty()) return {};
-  if (const auto* v = std::get_if<std::vector<std::string>>(a); v && v->empty()) return {};
-  graph::throw_attr_error(node, key, "must be a list of integers");
-}
-
+// padding and data_format in any case, as TF.js reads them.
 std::string upper_string(const graph::Node& node, std::string_view key, std::string fallback) {
-  std::string s = node.attr_or<std::string>(key, std::move(fallback));
+  std::string s = attr<std::string>(node, key, std::move(fallback));
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
@@ -48,7 +39,7 @@ std::string upper_string(const graph::Node& node, std::string_view key, std::str
 // except where `unit_rest` asks for them to be 1 (ksize).
 void read_hw(const graph::Node& node, std::string_view key, DataFormat format, bool unit_rest,
              std::int64_t& h, std::int64_t& w) {
-  const std::vector<std::int64_t> v = int_list(node, key, {1, 1, 1, 1});
+  const Ints v = attr<Ints>(node, key, {1, 1, 1, 1});
   const bool nchw = format == DataFormat::Nchw;
   if (v.size() == 4) {
     h = v[nchw ? 2 : 1], w = v[nchw ? 3 : 2];
@@ -70,13 +61,25 @@ bool is_pool(std::string_view op) {
   return op == "MaxPool" || op == "AvgPool";
 }
 
+DataFormat data_format(const graph::Node& node) {
+  const std::string format = upper_string(node, "data_format", "NHWC");
+  if (format == "NCHW") return DataFormat::Nchw;
+  if (format != "NHWC")
+    graph::throw_attr_error(node, "data_format", "is '" + format + "', not NHWC or NCHW");
+  return DataFormat::Nhwc;
+}
+
+std::optional<DataFormat> try_data_format(const graph::Node& node) {
+  try {
+    return data_format(node);
+  } catch (const ModelError&) {
+    return std::nullopt;
+  }
+}
+
 WindowAttrs window_attrs(const graph::Node& node) {
   WindowAttrs a;
-  const std::string format = upper_string(node, "data_format", "NHWC");
-  if (format == "NCHW")
-    a.format = DataFormat::Nchw;
-  else if (format != "NHWC")
-    graph::throw_attr_error(node, "data_format", "is '" + format + "', not NHWC or NCHW");
+  a.format = data_format(node);
   const bool nchw = a.format == DataFormat::Nchw;
   const bool pool = is_pool(node.op);
 
@@ -96,7 +99,7 @@ WindowAttrs window_attrs(const graph::Node& node) {
       graph::throw_attr_error(node, "padding",
                               "is EXPLICIT, which pooling does not take (nor TF.js)");
     a.padding = Padding::Explicit;
-    const std::vector<std::int64_t> p = int_list(node, "explicit_paddings", {});
+    const Ints p = attr<Ints>(node, "explicit_paddings", {});
     if (p.size() != 8)
       graph::throw_attr_error(
           node, "explicit_paddings",

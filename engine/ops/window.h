@@ -43,6 +43,12 @@ struct Window {
   std::int64_t eff_k_w() const { return (k_w - 1) * dil_w + 1; }
 };
 
+// data_format as TF.js reads it (in any case; NHWC when absent). Throws ModelError naming the node
+// and the attribute for anything but NHWC and NCHW.
+DataFormat data_format(const graph::Node& node);
+// nullopt instead of the exception, for checks that only decide where a node runs.
+std::optional<DataFormat> try_data_format(const graph::Node& node);
+
 // MaxPool and AvgPool: the kernel is the node's ksize, there are no dilations, no EXPLICIT.
 bool is_pool(std::string_view op);
 

@@ -1,6 +1,13 @@
 // What a backend (cpu, xnnpack, gl) is to the engine: it says whether it can start and which
 // nodes it runs, holds tensor data in its own form, moves host data in and out, and runs a node.
 // It knows nothing of other backends: moving data between them is the Engine's job.
+//
+// Fallbacks: the executor decides them. A node whose supports() is false is planned on cpu; a
+// run() that throws BackendLimit (or fails for a reason of the backend itself) makes the executor
+// run that node on cpu from then on. The one exception is a backend whose tensors live in host
+// memory (xnnpack): it may run a node on the cpu reference kernels itself, through
+// backends/cpu/reference.h and nothing else of backends/cpu/, so that no copy is made each way.
+// No backend includes another backend's headers otherwise.
 #pragma once
 
 #include <pthreadpool.h>

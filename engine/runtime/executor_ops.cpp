@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/memory_limit.h"
+#include "ops/attr.h"
 #include "runtime/engine.h"
 
 namespace tfjsi::runtime {
@@ -87,18 +88,6 @@ bool compatible(const PartialShape& expected, const Shape& got) {
   for (std::size_t i = 0; i < got.size(); ++i)
     if (expected.dims[i] >= 0 && expected.dims[i] != got[i]) return false;
   return true;
-}
-
-DType dtype_attr(const graph::Node& node, std::string_view key, DType fallback) {
-  if (const auto* t = std::get_if<graph::TypeAttr>(node.attr(key) ? node.attr(key) : nullptr))
-    if (auto d = t->dtype()) return *d;
-  return fallback;
-}
-
-PartialShape shape_attr(const graph::Node& node, std::string_view key) {
-  if (const auto* a = node.attr(key))
-    if (const auto* s = std::get_if<PartialShape>(a)) return *s;
-  return PartialShape::unknown();
 }
 
 std::size_t row_bytes(const HostTensor& t) {
@@ -274,10 +263,11 @@ std::vector<std::optional<Value>> tensor_array_op(Engine& e, const graph::Node& 
   if (op == "TensorArrayV3") {
     auto ta = std::make_shared<TensorArray>();
     ta->node = node.name;
-    ta->dtype = dtype_attr(node, "dtype", DType::Float32);
-    ta->element_shape = shape_attr(node, "element_shape");
-    ta->dynamic_size = node.attr_or<bool>("dynamic_size", false);
-    ta->clear_after_read = node.attr_or<bool>("clear_after_read", true);
+    ta->dtype = ops::try_attr<DType>(node, "dtype").value_or(DType::Float32);
+    ta->element_shape =
+        ops::try_attr<PartialShape>(node, "element_shape").value_or(PartialShape::unknown());
+    ta->dynamic_size = ops::attr<bool>(node, "dynamic_size", false);
+    ta->clear_after_read = ops::attr<bool>(node, "clear_after_read", true);
     const std::int64_t size = scalar_int(host_arg(e, node, in, 0), node, "size");
     if (size < 0) fail(node, "negative size " + std::to_string(size));
     reserve_slots(static_cast<std::uint64_t>(size), "TensorArray");
@@ -303,8 +293,12 @@ std::vector<std::optional<Value>> tensor_array_op(Engine& e, const graph::Node& 
   if (op == "TensorArrayGatherV3") {
     std::vector<HostTensor> items;
     for (auto i : int_vector(host_arg(e, node, in, 1))) items.push_back(array_read(ta, i, node));
-    return {tensor(stack(items, ta.dtype,
-                         merge_shapes(shape_attr(node, "element_shape"), ta.element_shape), node))};
+    return {tensor(stack(
+        items, ta.dtype,
+        merge_shapes(
+            ops::try_attr<PartialShape>(node, "element_shape").value_or(PartialShape::unknown()),
+            ta.element_shape),
+        node))};
   }
   if (op == "TensorArrayScatterV3") {
     const auto idx = int_vector(host_arg(e, node, in, 1));
@@ -379,7 +373,7 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
     return std::optional<Value>(Value{{}, {}, std::move(l)});
   };
   const std::string& op = node.op;
-  const DType element_dtype = dtype_attr(node, "element_dtype", DType::Float32);
+  const DType element_dtype = ops::try_attr<DType>(node, "element_dtype").value_or(DType::Float32);
 
   if (op == "TensorListReserve" || op == "EmptyTensorList") {
     auto l = std::make_shared<TensorList>();
@@ -432,7 +426,7 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
   if (op == "TensorListStack" || op == "TensorListGather") {
     const bool gather = op == "TensorListGather";
     const PartialShape hint = shape_from_tensor(host_arg(e, node, in, gather ? 2 : 1));
-    const std::int64_t expected = node.attr_or<std::int64_t>("num_elements", -1);
+    const std::int64_t expected = ops::attr<std::int64_t>(node, "num_elements", -1);
     if (!gather && expected >= 0 && static_cast<std::size_t>(expected) != src.items.size())
       fail(node, "expects " + std::to_string(expected) + " elements, the list has " +
                      std::to_string(src.items.size()));
@@ -469,7 +463,7 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
     HostTensor item = host_arg(e, node, in, 2);
     check_item(*l, item, node);
     if (i >= 0 && static_cast<std::size_t>(i) >= l->items.size() &&
-        node.attr_or<bool>("resize_if_index_out_of_bounds", false)) {
+        ops::attr<bool>(node, "resize_if_index_out_of_bounds", false)) {
       reserve_slots(static_cast<std::uint64_t>(i) + 1, "TensorList");
       l->items.resize(static_cast<std::size_t>(i) + 1);
     }

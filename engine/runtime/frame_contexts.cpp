@@ -1,4 +1,5 @@
 #include "runtime/frame_contexts.h"
+#include "ops/attr.h"
 
 #include <set>
 #include <tuple>
@@ -7,7 +8,7 @@ namespace tfjsi::runtime {
 namespace {
 
 std::string frame_of(const graph::Node& enter) {
-  return enter.attr_or<std::string>("frame_name", enter.name);
+  return ops::attr<std::string>(enter, "frame_name", enter.name);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/memory_limit.h"
+#include "ops/attr.h"
 #include "runtime/debug_log.h"
 #include "runtime/executor_ops.h"
 #include "runtime/frame_contexts.h"
@@ -259,10 +260,10 @@ class Run {
     int store = ctx, next = ctx, new_iteration = -1;
     bool invariant = false;
     if (node.op == "Enter") {
-      const std::string frame = node.attr_or<std::string>("frame_name", node.name);
+      const std::string frame = ops::attr<std::string>(node, "frame_name", node.name);
       next = ctxs_.intern(ctx, frame, 0);
       ctxs_.enter_ran(ctx, frame);
-      invariant = node.attr_or<bool>("is_constant", false);
+      invariant = ops::attr<bool>(node, "is_constant", false);
       if (!invariant) store = next;
     } else if (node.op == "Exit") {
       if (ctx == 0) fail(node, "Exit outside of any loop frame");
@@ -514,7 +515,7 @@ class Run {
       return out;
     };
     auto runner = [&](std::string_view key) -> GraphRunner& {
-      return *r_.functions.at(node.attr_as<graph::FuncAttr>(key).name);
+      return *r_.functions.at(ops::attr<graph::FuncAttr>(node, key).name);
     };
     auto all_outputs = [](GraphRunner& f) {
       std::vector<graph::TensorRef> refs;

@@ -216,6 +216,9 @@ class ElementwiseTest : public QObject {
     EXPECT_FLOATS(run1("Acos", {f32({1}, {a})}), std::acos(a));
     EXPECT_FLOATS(run1("Atan", {f32({1}, {a})}), std::atan(a));
     EXPECT_FLOATS(run1("Sinh", {f32({1}, {a})}), std::sinh(a));
+    // asinh(x) = ln(x + sqrt(x^2 + 1)), as TF.js's Math.asinh.
+    EXPECT_FLOATS(run1("Asinh", {f32({4}, {-2, 0, 0.5f, 10})}), -1.4436355f, 0, 0.4812118f,
+                  2.9982230f);
     EXPECT_FLOATS(run1("Cosh", {f32({1}, {a})}), std::cosh(a));
     EXPECT_FLOATS(run1("Erf", {f32({3}, {0, 0.5f, -3})}), 0, 0.5204999f, -0.9999779f);
     const float nan = std::numeric_limits<float>::quiet_NaN();

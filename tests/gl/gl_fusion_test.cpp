@@ -16,6 +16,7 @@
 #include "backends/gl/gl_backend.h"
 #include "gl/gl_test_util.h"
 #include "graph/build.h"
+#include "ops/attr.h"
 #include "runtime/executor.h"
 #include "runtime/graph_builder.h"
 #include "support/kernel_inputs.h"
@@ -173,10 +174,10 @@ class GlFusionTest : public QObject {
     };
     QVERIFY(node("add").fused && node("relu6").fused_into >= 0);
     QVERIFY(node("sub").fused && node("leaky").fused_into >= 0);
-    QCOMPARE(node("sub").fused->attr_or<float>(std::string(kFusedActivationAlpha), 0.f), 0.3f);
+    QCOMPARE(ops::attr<float>(*node("sub").fused, kFusedActivationAlpha, 0.f), 0.3f);
     QVERIFY(!node("mul").fused && node("relu").fused_into < 0);
     auto fused_ops = [&](const char* name) {
-      return node(name).fused->attr_as<std::vector<std::string>>("fused_ops");
+      return ops::attr<ops::Strings>(*node(name).fused, "fused_ops");
     };
     // Prelu: its alpha, a Const, becomes the fused node's last input.
     QVERIFY(node("max").fused && node("prelu").fused_into >= 0);

@@ -6,6 +6,7 @@
 
 #include "graph/build.h"
 #include "model/bundle.h"
+#include "ops/attr.h"
 #include "support/test_support.h"
 
 using namespace tfjsi;
@@ -156,7 +157,7 @@ class CorpusGraphTest : public QObject {
     for (const auto& e : graph_.inputs) {
       const Node& n = graph_.nodes[static_cast<std::size_t>(e.ref.node)];
       QVERIFY(e.dtype.has_value());
-      const PartialShape ph = n.attr_as<PartialShape>("shape");
+      const PartialShape ph = ops::attr<PartialShape>(n, "shape");
       // Placeholder dims stay; its unknown dims are the signature's when that knows them.
       PartialShape expected = ph;
       if (sig.is_object() && sig.contains("inputs") && sig["inputs"].contains(e.name) &&
@@ -196,7 +197,7 @@ class CorpusGraphTest : public QObject {
   void static_inputs_give_known_shapes_everywhere() {
     bool all_static = !graph_.inputs.empty();
     for (const auto& n : graph_.nodes)
-      if (n.op == "Placeholder" && !n.attr_as<PartialShape>("shape").fully_known())
+      if (n.op == "Placeholder" && !ops::attr<PartialShape>(n, "shape").fully_known())
         all_static = false;
     if (!all_static) {
       // Dynamic inputs: still every node has its outputs, and the outputs' ranks are known.

@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "graph/build.h"
+#include "ops/attr.h"
 #include "support/test_support.h"
 
 using nlohmann::json;
@@ -95,7 +96,7 @@ class ImportTest : public QObject {
     QCOMPARE(add.control_inputs, (std::vector<int>{g.find("axis")}));
     QCOMPARE(add.group, std::string("block/inner"));
     QCOMPARE(by_name(g, "x").group, std::string());
-    QCOMPARE(by_name(g, "block/split").attr_as<std::int64_t>("num_split"), std::int64_t{2});
+    QCOMPARE(ops::attr<std::int64_t>(by_name(g, "block/split"), "num_split"), std::int64_t{2});
   }
 
   void missing_input_names_both_nodes() {
@@ -212,7 +213,7 @@ class ImportTest : public QObject {
                               {"Tout", {{"list", {{"type", {"DT_FLOAT", "DT_INT32"}}}}}}})});
     b.topology["library"] = {{"function", {body}}};
     const Graph g = build_graph(b);
-    QCOMPARE(by_name(g, "call").attr_as<FuncAttr>("f").name, std::string("scale_fn"));
+    QCOMPARE(ops::attr<FuncAttr>(by_name(g, "call"), "f").name, std::string("scale_fn"));
     QCOMPARE(by_name(g, "call").outputs.size(), std::size_t{2});
     QVERIFY(by_name(g, "call").outputs[1].dtype == DType::Int32);
     QCOMPARE(g.functions.size(), std::size_t{1});

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "expect_error.h"
 #include "graph/ir.h"
 #include "ops/window.h"
 
@@ -57,21 +58,6 @@ void expect(const ops::Window& w, const Want& want, const char* what) {
     for (auto v : exp) msg += " " + std::to_string(v);
     QFAIL(msg.c_str());
   }
-}
-
-// Runs `f`, which must throw ModelError with every needle in its message.
-template <class F>
-void expect_error(F f, std::vector<std::string> needles) {
-  try {
-    f();
-  } catch (const ModelError& e) {
-    const std::string m = e.what();
-    for (const auto& n : needles)
-      if (m.find(n) == std::string::npos)
-        QFAIL(("message '" + m + "' does not name '" + n + "'").c_str());
-    return;
-  }
-  QFAIL("no ModelError");
 }
 
 }  // namespace

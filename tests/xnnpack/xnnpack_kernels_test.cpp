@@ -416,6 +416,21 @@ class XnnpackKernelsTest : public QObject {
     QCOMPARE(f.xnn->last_path(mm), xnnpack::Path::CpuKernel);
   }
 
+  // XNNPACK has no asinh: the node runs on the cpu reference kernel (backends/cpu/reference.h)
+  // over the same buffers. asinh(x) = ln(x + sqrt(x^2 + 1)), as TF.js's Math.asinh.
+  void asinhThroughTheReferenceKernel() {
+    Node n = make_node("Asinh");
+    QVERIFY(f.xnn->supports(n));
+    QVERIFY(!f.xnn->native(n));
+    HostTensor x = HostTensor::zeros(DType::Float32, {4});
+    const float in[] = {-2.f, 0.f, 0.5f, 10.f};
+    std::copy(std::begin(in), std::end(in), x.mutable_values<float>().begin());
+    const HostTensor out = f.run(n, {x});
+    const float want[] = {-1.4436355f, 0.f, 0.4812118f, 2.9982230f};
+    for (std::size_t i = 0; i < 4; ++i) QVERIFY(std::abs(out.values<float>()[i] - want[i]) < 1e-6f);
+    QCOMPARE(f.xnn->last_path(n), xnnpack::Path::CpuKernel);
+  }
+
   // Bad input gets the cpu kernel's error, which names the node.
   void badInputNamesTheNode() {
     Node n = conv_node("Conv2D", 1, 1, "SAME");

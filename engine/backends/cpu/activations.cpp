@@ -6,6 +6,7 @@
 #include "backends/cpu/fused_activation.h"
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/parallel.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu {
 
@@ -107,7 +108,7 @@ std::vector<HostTensor> kernel_selu(const KernelContext& ctx) {
 std::vector<HostTensor> kernel_leaky_relu(const KernelContext& ctx) {
   Epilogue e;
   e.act = Activation::LeakyRelu;
-  e.leaky_alpha = nn::float_attr(ctx.node, "alpha", 0.2f);
+  e.leaky_alpha = ops::attr<float>(ctx.node, "alpha", 0.2f);
   return in_place(ctx, e);
 }
 std::vector<HostTensor> kernel_sigmoid(const KernelContext& ctx) {

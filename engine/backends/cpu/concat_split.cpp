@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "backends/cpu/tensor_util.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu::tensor_ops {
 namespace {
@@ -101,7 +102,8 @@ std::vector<HostTensor> Pack(const KernelContext& ctx) {
   require_inputs(ctx, 1);
   const std::size_t n = ctx.inputs.size();
   const HostTensor& first = input(ctx, 0);
-  const int axis = normalize_axis(ctx, ctx.node.attr_or<std::int64_t>("axis", 0), first.rank() + 1);
+  const int axis =
+      normalize_axis(ctx, ops::attr<std::int64_t>(ctx.node, "axis", 0), first.rank() + 1);
   const DType t = common_type(ctx, 0, n);
   std::vector<HostTensor> parts;
   Shape expanded = first.shape;
@@ -130,8 +132,8 @@ std::vector<HostTensor> Unpack(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
   const HostTensor& x = input(ctx, 0);
   if (x.rank() == 0) fail(ctx, "cannot unpack a scalar");
-  const int axis = normalize_axis(ctx, ctx.node.attr_or<std::int64_t>("axis", 0), x.rank());
-  const std::int64_t num = ctx.node.attr_or<std::int64_t>("num", x.shape[axis]);
+  const int axis = normalize_axis(ctx, ops::attr<std::int64_t>(ctx.node, "axis", 0), x.rank());
+  const std::int64_t num = ops::attr<std::int64_t>(ctx.node, "num", x.shape[axis]);
   if (num != x.shape[axis])
     fail(ctx, "attribute num is " + std::to_string(num) + " but dim " + std::to_string(axis) +
                   " of " + shape_to_string(x.shape) + " is " + std::to_string(x.shape[axis]));
@@ -147,7 +149,7 @@ std::vector<HostTensor> Split(const KernelContext& ctx) {
   require_inputs(ctx, 2, 2);
   const HostTensor& x = input(ctx, 1);
   const int axis = normalize_axis(ctx, read_int(ctx, 0, "axis"), x.rank());
-  const std::int64_t num = ctx.node.attr_or<std::int64_t>("num_split", 1);
+  const std::int64_t num = ops::attr<std::int64_t>(ctx.node, "num_split", 1);
   if (num <= 0 || x.shape[axis] % num != 0)
     fail(ctx, "cannot split dim " + std::to_string(axis) + " of " + shape_to_string(x.shape) +
                   " into " + std::to_string(num) + " equal parts");

@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_backend.h"
 
 #include "core/error.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu {
 
@@ -47,7 +48,7 @@ std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
   for (const auto& in : inputs) host.push_back(download(in));
   // A fused node's activation (the gl backend's offer, run here when its kernel fell back): the
   // activation's own kernel over the output. A Prelu's alpha is the node's last input.
-  const auto* act = std::get_if<std::string>(node.attr(runtime::kFusedActivation));
+  const auto act = ops::try_attr<std::string>(node, runtime::kFusedActivation);
   std::vector<HostTensor> act_extra;
   if (act && *act == "Prelu" && !host.empty()) {
     act_extra.push_back(std::move(host.back()));

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/cpu/tensor_util.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu::tensor_ops {
 namespace {
@@ -40,7 +41,7 @@ std::vector<HostTensor> Fill(const KernelContext& ctx) {
   require_inputs(ctx, 2, 2);
   const Shape shape = read_shape(ctx, 0);
   const HostTensor& value = input(ctx, 1);
-  const DType t = type_attr(ctx, "T", value.dtype);
+  const DType t = ops::attr<DType>(ctx.node, "T", value.dtype);
   HostTensor out = HostTensor::zeros(t, shape);
   fill_with(out, read_scalar(ctx, 1, "value"));
   return {out};
@@ -67,7 +68,7 @@ std::vector<HostTensor> Range(const KernelContext& ctx) {
   const double start = read_scalar(ctx, 0, "start");
   const double limit = read_scalar(ctx, 1, "limit");
   const double delta = read_scalar(ctx, 2, "delta");
-  DType t = type_attr(ctx, "Tidx", input(ctx, 0).dtype);
+  DType t = ops::attr<DType>(ctx.node, "Tidx", input(ctx, 0).dtype);
   if (t == DType::Bool) t = DType::Int32;
   if (delta == 0) fail(ctx, "delta must not be 0");
   std::int64_t n = 0;
@@ -103,7 +104,7 @@ std::vector<HostTensor> OneHot(const KernelContext& ctx) {
   if (depth < 0) fail(ctx, "depth must not be negative, got " + std::to_string(depth));
   const double on = read_scalar(ctx, 2, "on_value");
   const double off = read_scalar(ctx, 3, "off_value");
-  const DType t = type_attr(ctx, "T", input(ctx, 2).dtype);
+  const DType t = ops::attr<DType>(ctx.node, "T", input(ctx, 2).dtype);
   Shape shape = indices.shape;
   shape.push_back(depth);
   HostTensor out = HostTensor::zeros(t, shape);

@@ -6,6 +6,7 @@
 
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/simd.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu {
 
@@ -79,23 +80,23 @@ std::string lower(std::string s) {
 
 FusedOps::FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_shape) {
   const graph::Node& node = ctx.node;
-  const std::vector<std::string> ops = nn::string_list_attr(node, "fused_ops");
+  const ops::Strings fused = ops::attr<ops::Strings>(node, "fused_ops", {});
   const std::int64_t num_args =
-      nn::int_attr(node, "num_args", static_cast<std::int64_t>(ctx.inputs.size()) - 2);
+      ops::attr<std::int64_t>(node, "num_args", static_cast<std::int64_t>(ctx.inputs.size()) - 2);
   if (num_args < 0 || static_cast<std::size_t>(num_args) + 2 != ctx.inputs.size())
     nn::fail(node, "num_args is " + std::to_string(num_args) + " but the node has " +
                        std::to_string(ctx.inputs.size()) + " inputs");
   // TF.js reads fused_ops as [extra op, activation]; it supports BiasAdd and no FusedBatchNorm.
-  if (ops.size() > 2) nn::fail(node, "fused_ops lists more than two ops");
-  if (ops.empty()) {
+  if (fused.size() > 2) nn::fail(node, "fused_ops lists more than two ops");
+  if (fused.empty()) {
     if (num_args != 0) nn::fail(node, "extra inputs given but fused_ops is empty");
     return;
   }
-  if (lower(ops[0]) == "fusedbatchnorm")
+  if (lower(fused[0]) == "fusedbatchnorm")
     nn::fail(node, "fused FusedBatchNorm is not supported (TF.js does not support it either)");
-  if (lower(ops[0]) != "biasadd")
-    nn::fail(node, "fused op '" + ops[0] + "' is not supported (expected BiasAdd first)");
-  const std::string act = ops.size() > 1 ? lower(ops[1]) : "";
+  if (lower(fused[0]) != "biasadd")
+    nn::fail(node, "fused op '" + fused[0] + "' is not supported (expected BiasAdd first)");
+  const std::string act = fused.size() > 1 ? lower(fused[1]) : "";
   if (act.empty())
     act_ = Activation::None;
   else if (act == "relu")
@@ -111,13 +112,13 @@ FusedOps::FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_s
   else if (act == "sigmoid")
     act_ = Activation::Sigmoid;
   else
-    nn::fail(node, "fused activation '" + ops[1] + "' is not supported");
+    nn::fail(node, "fused activation '" + fused[1] + "' is not supported");
   const std::int64_t want_args = act_ == Activation::Prelu ? 2 : 1;
   if (num_args != want_args)
     nn::fail(node, "fused BiasAdd" + std::string(act_ == Activation::Prelu ? " and Prelu" : "") +
                        " needs " + std::to_string(want_args) + " extra inputs, got " +
                        std::to_string(num_args));
-  leaky_alpha_ = nn::float_attr(node, "leakyrelu_alpha", 0.2f);
+  leaky_alpha_ = ops::attr<float>(node, "leakyrelu_alpha", 0.2f);
 
   const std::int64_t channels = out_shape.empty() ? 1 : out_shape.back();
   auto read = [&](std::size_t input, const char* what) {

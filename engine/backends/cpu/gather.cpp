@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "backends/cpu/tensor_util.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu::tensor_ops {
 namespace {
@@ -23,7 +24,7 @@ std::vector<HostTensor> GatherV2(const KernelContext& ctx) {
   if (x.rank() == 0) fail(ctx, "params must have rank >= 1");
   const int axis =
       normalize_axis(ctx, ctx.inputs.size() > 2 ? read_int(ctx, 2, "axis") : 0, x.rank());
-  std::int64_t batch_dims = ctx.node.attr_or<std::int64_t>("batch_dims", 0);
+  std::int64_t batch_dims = ops::attr<std::int64_t>(ctx.node, "batch_dims", 0);
   if (batch_dims < 0) batch_dims += idx.rank();
   if (batch_dims < 0 || batch_dims > idx.rank() || batch_dims > axis)
     fail(ctx, "batch_dims " + std::to_string(batch_dims) + " does not fit params " +

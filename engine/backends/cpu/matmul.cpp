@@ -9,6 +9,7 @@
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/parallel.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu {
 
@@ -29,7 +30,7 @@ std::vector<HostTensor> matmul(const KernelContext& ctx, bool fused, const char*
   if (a.rank() < 2 || b.rank() < 2)
     nn::fail(node, "inputs must have rank >= 2, got " + shape_to_string(a.shape) + " and " +
                        shape_to_string(b.shape));
-  const bool ta = nn::bool_attr(node, ta_key, false), tb = nn::bool_attr(node, tb_key, false);
+  const bool ta = ops::attr<bool>(node, ta_key, false), tb = ops::attr<bool>(node, tb_key, false);
   const int ra = a.rank(), rb = b.rank();
   const std::int64_t m = ta ? a.shape[ra - 1] : a.shape[ra - 2];
   const std::int64_t k = ta ? a.shape[ra - 2] : a.shape[ra - 1];

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/cpu/tensor_util.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu::tensor_ops {
 namespace {
@@ -125,7 +126,7 @@ std::vector<HostTensor> NonMaxSuppressionV4(const KernelContext& ctx) {
   require_inputs(ctx, 5, 5);
   auto r = run_nms(ctx, 0.0);
   const auto valid = static_cast<std::int64_t>(r.indices.size());
-  if (ctx.node.attr_or<bool>("pad_to_max_output_size", false)) {
+  if (ops::attr<bool>(ctx.node, "pad_to_max_output_size", false)) {
     // TF.js pads up to max_output_size clamped to the number of boxes.
     const std::int64_t max_out =
         std::min<std::int64_t>(read_int(ctx, 2, "max_output_size"), ctx.inputs[0].shape.at(0));

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "ops/window.h"
 
 namespace tfjsi::cpu::nn {
 
@@ -54,55 +55,9 @@ std::vector<std::int64_t> int_input_values(const KernelContext& ctx, std::size_t
   return out;
 }
 
-std::vector<std::int64_t> int_list_attr(const graph::Node& node, std::string_view key,
-                                        std::vector<std::int64_t> fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<std::vector<std::int64_t>>(a)) return *v;
-  // An empty JSON list may have been read as a list of another element type.
-  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty()) return {};
-  if (auto* v = std::get_if<std::vector<std::string>>(a); v && v->empty()) return {};
-  graph::throw_attr_error(node, key, "must be a list of integers");
-}
-
-std::vector<std::string> string_list_attr(const graph::Node& node, std::string_view key) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return {};
-  if (auto* v = std::get_if<std::vector<std::string>>(a)) return *v;
-  if (auto* v = std::get_if<std::vector<std::int64_t>>(a); v && v->empty()) return {};
-  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty()) return {};
-  graph::throw_attr_error(node, key, "must be a list of strings");
-}
-
-std::string string_attr(const graph::Node& node, std::string_view key, std::string fallback) {
-  return node.attr_or<std::string>(key, std::move(fallback));
-}
-
-float float_attr(const graph::Node& node, std::string_view key, float fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<float>(a)) return *v;
-  if (auto* v = std::get_if<std::int64_t>(a)) return static_cast<float>(*v);
-  graph::throw_attr_error(node, key, "must be a number");
-}
-
-std::int64_t int_attr(const graph::Node& node, std::string_view key, std::int64_t fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<std::int64_t>(a)) return *v;
-  if (auto* v = std::get_if<float>(a); v && *v == std::floor(*v) && std::fabs(*v) < 2e9f)
-    return static_cast<std::int64_t>(*v);
-  graph::throw_attr_error(node, key, "must be an integer");
-}
-
-bool bool_attr(const graph::Node& node, std::string_view key, bool fallback) {
-  return node.attr_or<bool>(key, fallback);
-}
-
 void expect_nhwc(const graph::Node& node) {
-  const std::string format = string_attr(node, "data_format", "NHWC");
-  if (format != "NHWC")
-    fail(node, "data_format '" + format + "' is not supported on cpu (only NHWC)");
+  if (ops::data_format(node) != ops::DataFormat::Nhwc)
+    fail(node, "data_format 'NCHW' is not supported on cpu (only NHWC)");
 }
 
 namespace {

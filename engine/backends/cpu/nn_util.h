@@ -1,4 +1,5 @@
-// Shared checks and attribute readers for the neural-network kernels: every error names the node.
+// Shared checks for the neural-network kernels: every error names the node. Attributes are read
+// with ops/attr.h.
 #pragma once
 
 #include <cstdint>
@@ -22,15 +23,6 @@ const HostTensor& float_input(const KernelContext& ctx, std::size_t i, int rank,
 // Input `i`, an int32 (or integral float) tensor holding a list of sizes, as int64 values.
 std::vector<std::int64_t> int_input_values(const KernelContext& ctx, std::size_t i,
                                            std::string_view what);
-
-// Attribute readers that accept what the JSON importer produces for an empty list.
-std::vector<std::int64_t> int_list_attr(const graph::Node& node, std::string_view key,
-                                        std::vector<std::int64_t> fallback = {});
-std::vector<std::string> string_list_attr(const graph::Node& node, std::string_view key);
-std::string string_attr(const graph::Node& node, std::string_view key, std::string fallback);
-float float_attr(const graph::Node& node, std::string_view key, float fallback);
-std::int64_t int_attr(const graph::Node& node, std::string_view key, std::int64_t fallback);
-bool bool_attr(const graph::Node& node, std::string_view key, bool fallback);
 
 // Fails unless data_format is absent or NHWC (NCHW kernels are not implemented).
 void expect_nhwc(const graph::Node& node);

@@ -6,6 +6,7 @@
 
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/parallel.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu {
 
@@ -19,7 +20,7 @@ std::vector<HostTensor> kernel_fused_batch_norm(const KernelContext& ctx) {
   for (std::size_t i = 0; i < 4; ++i)
     p[i] = nn::broadcast_period(node, nn::float_input(ctx, i + 1, -1, names[i]), x.shape, names[i]);
   // TF.js's converter defaults epsilon to 0.001 when the attribute is absent.
-  const float eps = nn::float_attr(node, "epsilon", 0.001f);
+  const float eps = ops::attr<float>(node, "epsilon", 0.001f);
   // Fold into y = x * a + b with a period common to all four parameters.
   std::size_t period = 1;
   for (const auto& v : p) period = std::max(period, v.size());
@@ -59,10 +60,10 @@ std::vector<HostTensor> kernel_lrn(const KernelContext& ctx) {
   const graph::Node& node = ctx.node;
   nn::expect_inputs(ctx, 1, 1);
   const HostTensor& x = nn::float_input(ctx, 0, 4, "input");
-  const std::int64_t radius = nn::int_attr(node, "depth_radius", 5);
-  const float bias = nn::float_attr(node, "bias", 1.f);
-  const float alpha = nn::float_attr(node, "alpha", 1.f);
-  const float beta = nn::float_attr(node, "beta", 0.5f);
+  const std::int64_t radius = ops::attr<std::int64_t>(node, "depth_radius", 5);
+  const float bias = ops::attr<float>(node, "bias", 1.f);
+  const float alpha = ops::attr<float>(node, "alpha", 1.f);
+  const float beta = ops::attr<float>(node, "beta", 0.5f);
   if (radius < 0) nn::fail(node, "depth_radius " + std::to_string(radius) + " must be >= 0");
   // Wider than any channel count a tensor can have here; also keeps 2 * radius + 1 from
   // overflowing.

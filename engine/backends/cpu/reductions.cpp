@@ -10,6 +10,7 @@
 
 #include "backends/cpu/elementwise.h"
 #include "backends/cpu/transpose.h"
+#include "ops/attr.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
@@ -74,8 +75,8 @@ Layout layout_for(const KernelContext& ctx, const HostTensor& x, const std::vect
 }
 
 bool keep_dims_attr(const KernelContext& ctx) {
-  if (ctx.node.attr("keep_dims")) return ctx.node.attr_or<bool>("keep_dims", false);
-  return ctx.node.attr_or<bool>("keepDims", false);
+  if (ctx.node.attr("keep_dims")) return ops::attr<bool>(ctx.node, "keep_dims", false);
+  return ops::attr<bool>(ctx.node, "keepDims", false);
 }
 
 // Reduces with accumulator type A: acc = init; acc = step(acc, x); out = finish(acc).
@@ -293,8 +294,8 @@ std::vector<HostTensor> Cumsum(const KernelContext& ctx) {
   require_inputs(ctx, 2, 2);
   const HostTensor& x0 = input(ctx, 0);
   const int axis = normalize_axis(ctx, read_int(ctx, 1, "axis"), x0.rank());
-  const bool exclusive = ctx.node.attr_or<bool>("exclusive", false);
-  const bool reverse = ctx.node.attr_or<bool>("reverse", false);
+  const bool exclusive = ops::attr<bool>(ctx.node, "exclusive", false);
+  const bool reverse = ops::attr<bool>(ctx.node, "reverse", false);
   const DType t = x0.dtype == DType::Float32 ? DType::Float32 : DType::Int32;
   const HostTensor x = convert(x0, t);
   HostTensor out = HostTensor::zeros(t, x.shape);

@@ -88,6 +88,7 @@ std::vector<HostTensor> Tan(const KernelContext&);
 std::vector<HostTensor> Asin(const KernelContext&);
 std::vector<HostTensor> Acos(const KernelContext&);
 std::vector<HostTensor> Atan(const KernelContext&);
+std::vector<HostTensor> Asinh(const KernelContext&);
 std::vector<HostTensor> Sinh(const KernelContext&);
 std::vector<HostTensor> Cosh(const KernelContext&);
 std::vector<HostTensor> Erf(const KernelContext&);
@@ -222,6 +223,7 @@ std::span<const KernelEntry> kernel_registry() {
       {"Asin", tensor_ops::Asin},
       {"Acos", tensor_ops::Acos},
       {"Atan", tensor_ops::Atan},
+      {"Asinh", tensor_ops::Asinh},
       {"Sinh", tensor_ops::Sinh},
       {"Cosh", tensor_ops::Cosh},
       {"Erf", tensor_ops::Erf},

@@ -8,6 +8,7 @@
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/parallel.h"
 #include "backends/cpu/simd.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu {
 
@@ -29,8 +30,8 @@ ResizeSetup setup(const KernelContext& ctx, const HostTensor& images) {
   ResizeSetup s;
   s.batch = images.shape[0], s.in_h = images.shape[1], s.in_w = images.shape[2];
   s.channels = images.shape[3], s.out_h = size[0], s.out_w = size[1];
-  s.align_corners = nn::bool_attr(node, "align_corners", false);
-  s.half_pixel = nn::bool_attr(node, "half_pixel_centers", false);
+  s.align_corners = ops::attr<bool>(node, "align_corners", false);
+  s.half_pixel = ops::attr<bool>(node, "half_pixel_centers", false);
   if (s.align_corners && s.half_pixel)
     nn::fail(node, "align_corners and half_pixel_centers cannot both be true");
   if ((s.in_h == 0 || s.in_w == 0) && s.out_h * s.out_w * s.batch * s.channels > 0)

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "backends/cpu/tensor_util.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu::tensor_ops {
 namespace {
@@ -61,8 +62,9 @@ std::vector<HostTensor> Squeeze(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
   const HostTensor& x = any_input(ctx, 0);
   const int rank = x.rank();
-  std::vector<std::int64_t> dims = ctx.node.attr_or<std::vector<std::int64_t>>("squeeze_dims", {});
-  if (dims.empty()) dims = ctx.node.attr_or<std::vector<std::int64_t>>("axis", {});
+  std::vector<std::int64_t> dims =
+      ops::attr<std::vector<std::int64_t>>(ctx.node, "squeeze_dims", {});
+  if (dims.empty()) dims = ops::attr<std::vector<std::int64_t>>(ctx.node, "axis", {});
   std::vector<bool> drop(rank, false);
   if (dims.empty()) {
     for (int d = 0; d < rank; ++d) drop[d] = x.shape[d] == 1;

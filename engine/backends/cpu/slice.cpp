@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "backends/cpu/tensor_util.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu::tensor_ops {
 namespace {
@@ -80,7 +81,7 @@ HostTensor gather_strided(const KernelContext& ctx, const HostTensor& x,
 }
 
 std::int64_t mask_attr(const KernelContext& ctx, const char* key) {
-  return ctx.node.attr_or<std::int64_t>(key, 0);
+  return ops::attr<std::int64_t>(ctx.node, key, 0);
 }
 
 }  // namespace

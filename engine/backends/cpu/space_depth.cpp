@@ -7,6 +7,7 @@
 
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/parallel.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu {
 
@@ -22,7 +23,7 @@ const HostTensor& data_input(const KernelContext& ctx) {
 std::int64_t block_size(const KernelContext& ctx, const HostTensor& x) {
   if (x.rank() != 4) nn::fail(ctx.node, "input must have rank 4, got " + shape_to_string(x.shape));
   nn::expect_nhwc(ctx.node);
-  const std::int64_t bs = nn::int_attr(ctx.node, "block_size", 0);
+  const std::int64_t bs = ops::attr<std::int64_t>(ctx.node, "block_size", 0);
   if (bs < 2 || bs > (1 << 16)) nn::fail(ctx.node, "block_size must be >= 2");
   return bs;
 }

@@ -158,20 +158,6 @@ void parallel_for_impl(pthreadpool_t pool, std::int64_t n, std::int64_t grain, v
                                      static_cast<std::size_t>(tile), kPoolFlags);
 }
 
-DType type_attr(const KernelContext& ctx, std::string_view key, DType fallback) {
-  const graph::AttrValue* a = ctx.node.attr(key);
-  if (!a) return fallback;
-  if (const auto* t = std::get_if<graph::TypeAttr>(a)) {
-    if (auto d = t->dtype()) return *d;
-    fail(ctx, "attribute '" + std::string(key) + "' has unsupported type " + t->tf);
-  }
-  if (const auto* s = std::get_if<std::string>(a)) {
-    if (auto d = dtype_from_string(*s)) return *d;
-    if (auto d = dtype_from_tf(*s)) return *d;
-  }
-  fail(ctx, "attribute '" + std::string(key) + "' is not a type");
-}
-
 std::vector<std::int64_t> strides_of(const Shape& shape) {
   std::vector<std::int64_t> s(shape.size(), 1);
   for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * shape[i + 1];

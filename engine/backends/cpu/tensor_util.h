@@ -74,9 +74,6 @@ decltype(auto) dispatch_numeric(const KernelContext& ctx, DType dtype, F&& f) {
   fail(ctx, "string tensors are not supported by this op");
 }
 
-// A dtype from a type attribute (e.g. "DstT", "T"), or `fallback` when absent.
-DType type_attr(const KernelContext& ctx, std::string_view key, DType fallback);
-
 // Row-major strides (in elements) of `shape`.
 std::vector<std::int64_t> strides_of(const Shape& shape);
 

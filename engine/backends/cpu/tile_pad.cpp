@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "backends/cpu/elementwise.h"
+#include "ops/attr.h"
 
 namespace tfjsi::cpu::tensor_ops {
 namespace {
@@ -157,7 +158,7 @@ std::vector<HostTensor> PadV2(const KernelContext& ctx) {
 std::vector<HostTensor> MirrorPad(const KernelContext& ctx) {
   require_inputs(ctx, 2, 2);
   const HostTensor& x = input(ctx, 0);
-  const std::string mode = ctx.node.attr_or<std::string>("mode", "REFLECT");
+  const std::string mode = ops::attr<std::string>(ctx.node, "mode", "REFLECT");
   const bool reflect = mode == "REFLECT" || mode == "reflect";
   if (!reflect && mode != "SYMMETRIC" && mode != "symmetric")
     fail(ctx, "mode must be REFLECT or SYMMETRIC, got '" + mode + "'");

@@ -113,6 +113,9 @@ std::vector<HostTensor> Acos(const KernelContext& ctx) {
 std::vector<HostTensor> Atan(const KernelContext& ctx) {
   return float_unary(ctx, [](float v) { return std::atan(v); });
 }
+std::vector<HostTensor> Asinh(const KernelContext& ctx) {
+  return float_unary(ctx, [](float v) { return std::asinh(v); });
+}
 std::vector<HostTensor> Sinh(const KernelContext& ctx) {
   return float_unary(ctx, [](float v) { return std::sinh(v); });
 }

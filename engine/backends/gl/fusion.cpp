@@ -9,6 +9,8 @@
 
 #include "backends/gl/gl_backend.h"
 #include "backends/gl/gl_op.h"
+#include "ops/attr.h"
+#include "ops/window.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -40,7 +42,7 @@ std::optional<graph::TensorRef> bias_of(const graph::Node& next, int through,
                                         std::span<const graph::TensorInfo* const> inputs) {
   if (next.inputs.size() != 2 || through < 0 || through > 1 || inputs.size() != 2) return {};
   if (next.op == "BiasAdd") {
-    if (through != 0 || next.attr_or<std::string>("data_format", "NHWC") != "NHWC") return {};
+    if (through != 0 || ops::try_data_format(next) != ops::DataFormat::Nhwc) return {};
   } else if (next.op != "Add" && next.op != "AddV2") {
     return {};
   }
@@ -74,14 +76,14 @@ std::optional<graph::Node> GlBackend::fuse(
   const bool prelu = act == Activation::Prelu;
   if (!act || *act == Activation::None || through != 0 || next.inputs.size() != (prelu ? 2u : 1u))
     return std::nullopt;
-  const float alpha = next.attr_or<float>("alpha", 0.2f);
+  const float alpha = ops::attr<float>(next, "alpha", 0.2f);
   if (one_of(producer.op, kBinary)) {
     fused.attrs[std::string(runtime::kFusedActivation)] = next.op;
     fused.attrs[std::string(runtime::kFusedActivationAlpha)] = alpha;
   } else if (one_of(producer.op, kFusedWithBias)) {
-    const std::vector<std::string> ops = node_string_list(producer, "fused_ops");
-    if (ops.size() != 1 || lower(ops[0]) != "biasadd") return std::nullopt;
-    fused.attrs["fused_ops"] = std::vector<std::string>{ops[0], next.op};
+    const auto fused_ops = ops::attr<ops::Strings>(producer, "fused_ops", {});
+    if (fused_ops.size() != 1 || lower(fused_ops[0]) != "biasadd") return std::nullopt;
+    fused.attrs["fused_ops"] = std::vector<std::string>{fused_ops[0], next.op};
     if (act == Activation::Leaky) fused.attrs["leakyrelu_alpha"] = alpha;
     if (prelu) fused.attrs["num_args"] = std::int64_t{2};
   } else {

@@ -10,6 +10,8 @@
 #include "backends/gl/prepared_dispatch.h"
 #include "backends/gl/shader_library.h"
 #include "core/error.h"
+#include "ops/attr.h"
+#include "ops/window.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -189,12 +191,8 @@ bool GlBackend::supports_inputs(const graph::Node& node,
   for (const graph::TensorInfo* in : inputs)
     if (in && in->dtype == DType::Float32 && !fits_texture(in->shape)) return false;
   // TF's "T" names the data type of the float inputs; anything but float stays on cpu.
-  if (const auto* t = node.attr("T")) {
-    const auto* ta = std::get_if<graph::TypeAttr>(t);
-    if (!ta || ta->tf != "DT_FLOAT") return false;
-  }
-  const std::string format = node_string(node, "data_format", "NHWC");
-  if (format != "NHWC") return false;
+  if (node.attr("T") && ops::try_attr<DType>(node, "T") != DType::Float32) return false;
+  if (ops::try_data_format(node) != ops::DataFormat::Nhwc) return false;
   return !e->supports || e->supports(node, inputs);
 }
 

@@ -102,11 +102,6 @@ class OpContext {
   // The node is right but gl cannot run it as given (BackendLimit): cpu does instead.
   [[noreturn]] void unsupported(std::string_view what) const;
   void expect_inputs(std::size_t min, std::size_t max) const;
-  // Attribute readers that accept the forms model.json may give.
-  std::vector<std::int64_t> int_list(std::string_view key, std::vector<std::int64_t> fb) const;
-  std::vector<std::string> string_list(std::string_view key) const;
-  float float_attr(std::string_view key, float fallback) const;
-  std::int64_t int_attr(std::string_view key, std::int64_t fallback) const;
 
  private:
   GlBackend& gl_;
@@ -166,11 +161,5 @@ std::string_view glsl_macro(Activation a);
 // #define ACT ACT_LINEAR with its uniforms for none, relu, relu6 and leaky (slope `alpha`), so that
 // they share one program; the macro of `a` otherwise (Prelu: the caller binds the alpha).
 void set_activation(KernelCall& call, Activation a, float alpha);
-
-// Shared attribute helpers.
-std::vector<std::int64_t> node_int_list(const graph::Node& n, std::string_view key,
-                                        std::vector<std::int64_t> fallback);
-std::vector<std::string> node_string_list(const graph::Node& n, std::string_view key);
-std::string node_string(const graph::Node& n, std::string_view key, std::string fallback);
 
 }  // namespace tfjsi::gl

@@ -110,32 +110,6 @@ void add_layout_uniforms(std::vector<UniformValue>& out, std::string_view prefix
   out.push_back({p + "_C4", false, l.c4()});
 }
 
-std::vector<std::int64_t> node_int_list(const graph::Node& n, std::string_view key,
-                                        std::vector<std::int64_t> fallback) {
-  const graph::AttrValue* a = n.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<std::vector<std::int64_t>>(a)) return *v;
-  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty()) return {};
-  if (auto* v = std::get_if<std::vector<std::string>>(a); v && v->empty()) return {};
-  graph::throw_attr_error(n, key, "must be a list of integers");
-}
-
-std::vector<std::string> node_string_list(const graph::Node& n, std::string_view key) {
-  const graph::AttrValue* a = n.attr(key);
-  if (!a) return {};
-  if (auto* v = std::get_if<std::vector<std::string>>(a)) return *v;
-  if (auto* v = std::get_if<std::vector<std::int64_t>>(a); v && v->empty()) return {};
-  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty()) return {};
-  graph::throw_attr_error(n, key, "must be a list of strings");
-}
-
-std::string node_string(const graph::Node& n, std::string_view key, std::string fallback) {
-  const graph::AttrValue* a = n.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<std::string>(a)) return *v;
-  return fallback;
-}
-
 const PartialShape* known_shape(InputInfos inputs, std::size_t i) {
   if (i >= inputs.size() || !inputs[i] || !inputs[i]->shape.rank_known) return nullptr;
   return &inputs[i]->shape;
@@ -254,29 +228,6 @@ std::shared_ptr<GlTensorData> OpContext::output(const Shape& shape, bool fp16) c
   } catch (const ModelError& e) {
     unsupported(e.what());
   }
-}
-
-std::vector<std::int64_t> OpContext::int_list(std::string_view key,
-                                              std::vector<std::int64_t> fb) const {
-  return node_int_list(node_, key, std::move(fb));
-}
-std::vector<std::string> OpContext::string_list(std::string_view key) const {
-  return node_string_list(node_, key);
-}
-float OpContext::float_attr(std::string_view key, float fallback) const {
-  const graph::AttrValue* a = node_.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<float>(a)) return *v;
-  if (auto* v = std::get_if<std::int64_t>(a)) return static_cast<float>(*v);
-  graph::throw_attr_error(node_, key, "must be a number");
-}
-std::int64_t OpContext::int_attr(std::string_view key, std::int64_t fallback) const {
-  const graph::AttrValue* a = node_.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<std::int64_t>(a)) return *v;
-  if (auto* v = std::get_if<float>(a); v && *v == std::floor(*v))
-    return static_cast<std::int64_t>(*v);
-  graph::throw_attr_error(node_, key, "must be an integer");
 }
 
 }  // namespace tfjsi::gl

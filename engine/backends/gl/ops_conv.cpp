@@ -6,6 +6,7 @@
 #include "backends/gl/gl_op.h"
 #include "backends/gl/shader_library.h"
 #include "backends/gl/window.h"
+#include "ops/attr.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -13,15 +14,11 @@ namespace {
 // What fused nodes add after the main op: [] or [BiasAdd] or [BiasAdd, activation], with a bias
 // and Prelu alpha per output channel.
 bool fused_supported(const graph::Node& n, InputInfos inputs) {
-  std::vector<std::string> ops;
-  try {
-    ops = node_string_list(n, "fused_ops");
-  } catch (const std::exception&) {
-    return false;
-  }
-  if (ops.empty()) return n.inputs.size() == 2;
-  if (ops.size() > 2 || lower(ops[0]) != "biasadd") return false;
-  const std::optional<Activation> act = activation_of(ops.size() > 1 ? ops[1] : "");
+  const std::optional<ops::Strings> fused = ops::try_attr<ops::Strings>(n, "fused_ops", {});
+  if (!fused) return false;
+  if (fused->empty()) return n.inputs.size() == 2;
+  if (fused->size() > 2 || lower((*fused)[0]) != "biasadd") return false;
+  const std::optional<Activation> act = activation_of(fused->size() > 1 ? (*fused)[1] : "");
   if (!act) return false;
   const bool prelu = act == Activation::Prelu;
   if (n.inputs.size() != (prelu ? 4u : 3u)) return false;
@@ -58,12 +55,13 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
   Activation act = Activation::None;
   bool bias = false;
   if (fused) {
-    const auto ops = c.string_list("fused_ops");
-    if (!ops.empty()) {
-      if (lower(ops[0]) != "biasadd") c.unsupported("fused op '" + ops[0] + "' is not supported");
+    const auto fused_ops = ops::attr<ops::Strings>(c.node(), "fused_ops", {});
+    if (!fused_ops.empty()) {
+      if (lower(fused_ops[0]) != "biasadd")
+        c.unsupported("fused op '" + fused_ops[0] + "' is not supported");
       bias = true;
-      const auto a = activation_of(ops.size() > 1 ? ops[1] : "");
-      if (!a) c.unsupported("fused activation '" + ops[1] + "' is not supported");
+      const auto a = activation_of(fused_ops.size() > 1 ? fused_ops[1] : "");
+      if (!a) c.unsupported("fused activation '" + fused_ops[1] + "' is not supported");
       act = *a;
     }
   }
@@ -84,7 +82,7 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
   call.defines += def("HAS_BIAS", std::int64_t{bias}) +
                   def("BIAS_SPLAT", std::int64_t{bias_splat}) +
                   def("ALPHA_SPLAT", std::int64_t{alpha_splat});
-  set_activation(call, act, c.float_attr("leakyrelu_alpha", 0.2f));
+  set_activation(call, act, ops::attr<float>(c.node(), "leakyrelu_alpha", 0.2f));
   call.extra += shader_source("epilogue.glsl");
 }
 
@@ -269,8 +267,8 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
   const bool batched = c.node().op == "BatchMatMulV2" || c.node().op == "BatchMatMul";
   if (!batched && (a.size() != 2 || b.size() != 2)) c.fail("MatMul takes rank-2 inputs");
   if (a.size() < 2 || b.size() < 2) c.fail("operands must have rank 2 or more");
-  const bool ta = c.node().attr_or<bool>(batched ? "adj_x" : "transpose_a", false);
-  const bool tb = c.node().attr_or<bool>(batched ? "adj_y" : "transpose_b", false);
+  const bool ta = ops::attr<bool>(c.node(), batched ? "adj_x" : "transpose_a", false);
+  const bool tb = ops::attr<bool>(c.node(), batched ? "adj_y" : "transpose_b", false);
   const std::size_t ra = a.size(), rb = b.size();
   const std::int64_t m = ta ? a[ra - 1] : a[ra - 2], k = ta ? a[ra - 2] : a[ra - 1];
   const std::int64_t kb = tb ? b[rb - 1] : b[rb - 2], n = tb ? b[rb - 2] : b[rb - 1];
@@ -348,7 +346,7 @@ bool matmul_supported(const graph::Node& n, InputInfos inputs) {
       return false;
   // The shared dimension, from the left operand when its shape is known (the loop bound).
   if (const PartialShape* a = known_shape(inputs, 0); a && a->rank() >= 2) {
-    const bool ta = n.attr_or<bool>(batched ? "adj_x" : "transpose_a", false);
+    const bool ta = ops::attr<bool>(n, batched ? "adj_x" : "transpose_a", false);
     const std::int64_t k = a->dims[static_cast<std::size_t>(a->rank() - (ta ? 2 : 1))];
     if (k >= 0 && product_iterations(k) > kMaxLoopIterations) return false;
   }

@@ -3,6 +3,7 @@
 
 #include "backends/gl/gl_op.h"
 #include "backends/gl/shader_library.h"
+#include "ops/attr.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -24,13 +25,13 @@ std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
 }
 
 std::vector<runtime::TensorView> leaky_relu(OpContext& c) {
-  return unary(c, "OP_ACT", Activation::Leaky, c.float_attr("alpha", 0.2f));
+  return unary(c, "OP_ACT", Activation::Leaky, ops::attr<float>(c.node(), "alpha", 0.2f));
 }
 
 // The activation a fused node applies before its store (GlBackend::fuse): None for none, nullopt
 // for one gl does not have.
 std::optional<Activation> fused_activation(const graph::Node& n) {
-  const auto* act = std::get_if<std::string>(n.attr(runtime::kFusedActivation));
+  const auto act = ops::try_attr<std::string>(n, runtime::kFusedActivation);
   return act ? activation_of(*act) : Activation::None;
 }
 
@@ -63,7 +64,7 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   call.defines = def("IN0_SPLAT", std::int64_t{many && a.layout().c == 1}) +
                  def("IN1_SPLAT", std::int64_t{many && b.layout().c == 1});
   call.inputs = {&a, &b};
-  set_activation(call, *act, c.float_attr(runtime::kFusedActivationAlpha, 0.2f));
+  set_activation(call, *act, ops::attr<float>(c.node(), runtime::kFusedActivationAlpha, 0.2f));
   if (prelu) {
     call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
     call.defines += def("IN2_SPLAT", std::int64_t{many && call.inputs.back()->layout().c == 1});
@@ -161,6 +162,7 @@ const GlOpEntry kElementwiseOps[] = {
     {"Round", [](OpContext& c) { return unary(c, "OP_ROUND"); }, nullptr},
     {"Softplus", [](OpContext& c) { return unary(c, "OP_SOFTPLUS"); }, nullptr},
     {"Sign", [](OpContext& c) { return unary(c, "OP_SIGN"); }, nullptr},
+    {"Asinh", [](OpContext& c) { return unary(c, "OP_ASINH"); }, nullptr},
 };
 const std::size_t kNumElementwiseOps = std::size(kElementwiseOps);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "backends/gl/gl_op.h"
+#include "ops/attr.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -111,8 +112,8 @@ std::vector<runtime::TensorView> expand_dims(OpContext& c) {
 std::vector<runtime::TensorView> squeeze(OpContext& c) {
   c.expect_inputs(1, 1);
   const Shape& x = c.shape(0);
-  auto dims = c.int_list("squeeze_dims", {});
-  if (dims.empty()) dims = c.int_list("axis", {});
+  auto dims = ops::attr<ops::Ints>(c.node(), "squeeze_dims", {});
+  if (dims.empty()) dims = ops::attr<ops::Ints>(c.node(), "axis", {});
   std::vector<bool> drop(x.size(), dims.empty());
   for (auto d : dims) drop[static_cast<std::size_t>(norm_axis(c, d, x.size()))] = true;
   Shape s;
@@ -145,10 +146,8 @@ std::vector<runtime::TensorView> cast(OpContext& c) {
 }
 
 bool cast_supported(const graph::Node& n, InputInfos) {
-  const auto* to = std::get_if<graph::TypeAttr>(n.attr("DstT"));
-  const auto* from = std::get_if<graph::TypeAttr>(n.attr("SrcT"));
-  if (!to || to->tf != "DT_FLOAT") return false;
-  return !from || from->tf == "DT_FLOAT" || from->tf == "DT_INT32" || from->tf == "DT_BOOL";
+  const auto from = ops::try_attr<DType>(n, "SrcT", DType::Float32);
+  return ops::try_attr<DType>(n, "DstT") == DType::Float32 && from && *from != DType::String;
 }
 
 // Output k of a split of input `in` along `axis`, starting at `begin`.
@@ -191,7 +190,8 @@ std::vector<runtime::TensorView> unpack(OpContext& c) {
   c.expect_inputs(1, 1);
   const Shape& x = c.shape(0);
   if (x.empty()) c.fail("cannot unpack a scalar");
-  const auto axis = static_cast<std::size_t>(norm_axis(c, c.int_attr("axis", 0), x.size()));
+  const auto axis = static_cast<std::size_t>(
+      norm_axis(c, ops::attr<std::int64_t>(c.node(), "axis", 0), x.size()));
   std::vector<runtime::TensorView> outs;
   for (std::int64_t k = 0; k < x[axis]; ++k) outs.push_back(slice_along(c, 0, axis, k, 1, true)[0]);
   return outs;
@@ -203,7 +203,7 @@ std::vector<runtime::TensorView> split(OpContext& c) {
   const auto a = c.ints(0);
   if (a.size() != 1) c.fail("axis must be a scalar");
   const std::int64_t axis = norm_axis(c, a[0], x.size());
-  const std::int64_t num = c.int_attr("num_split", 1);
+  const std::int64_t num = ops::attr<std::int64_t>(c.node(), "num_split", 1);
   if (num <= 0 || x[static_cast<std::size_t>(axis)] % num != 0)
     c.fail("cannot split " + shape_to_string(x) + " into " + std::to_string(num) + " parts");
   return split_sizes(c, 1, axis,
@@ -303,7 +303,8 @@ std::vector<runtime::TensorView> tile(OpContext& c) {
 std::vector<runtime::TensorView> pack(OpContext& c) {
   if (c.num_inputs() == 0) c.fail("Pack needs inputs");
   const Shape& first = c.shape(0);
-  const auto axis = static_cast<std::size_t>(norm_axis(c, c.int_attr("axis", 0), first.size() + 1));
+  const auto axis = static_cast<std::size_t>(
+      norm_axis(c, ops::attr<std::int64_t>(c.node(), "axis", 0), first.size() + 1));
   Shape out = first;
   out.insert(out.begin() + static_cast<std::ptrdiff_t>(axis),
              static_cast<std::int64_t>(c.num_inputs()));
@@ -455,9 +456,11 @@ std::vector<runtime::TensorView> strided_slice(OpContext& c) {
   const auto begin = c.ints(1), end = c.ints(2), strides = c.ints(3);
   if (begin.size() != end.size() || begin.size() != strides.size() || begin.size() > x.size())
     c.fail("begin, end and strides must have one value per sliced dim");
-  const std::int64_t bm = c.int_attr("begin_mask", 0), em = c.int_attr("end_mask", 0),
-                     sm = c.int_attr("shrink_axis_mask", 0);
-  if (c.int_attr("ellipsis_mask", 0) || c.int_attr("new_axis_mask", 0))
+  const std::int64_t bm = ops::attr<std::int64_t>(c.node(), "begin_mask", 0),
+                     em = ops::attr<std::int64_t>(c.node(), "end_mask", 0),
+                     sm = ops::attr<std::int64_t>(c.node(), "shrink_axis_mask", 0);
+  if (ops::attr<std::int64_t>(c.node(), "ellipsis_mask", 0) ||
+      ops::attr<std::int64_t>(c.node(), "new_axis_mask", 0))
     c.unsupported("ellipsis and new axes");
   const std::size_t rank = x.size(), off = 4 - rank;
   std::array<std::int64_t, 4> full{1, 1, 1, 1}, b4{0, 0, 0, 0}, s4{1, 1, 1, 1};
@@ -500,8 +503,8 @@ std::vector<runtime::TensorView> strided_slice(OpContext& c) {
 }
 
 bool strided_slice_supported(const graph::Node& n, InputInfos) {
-  return n.attr_or<std::int64_t>("ellipsis_mask", 0) == 0 &&
-         n.attr_or<std::int64_t>("new_axis_mask", 0) == 0;
+  return ops::attr<std::int64_t>(n, "ellipsis_mask", 0) == 0 &&
+         ops::attr<std::int64_t>(n, "new_axis_mask", 0) == 0;
 }
 
 }  // namespace

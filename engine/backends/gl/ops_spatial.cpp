@@ -5,6 +5,7 @@
 
 #include "backends/gl/gl_op.h"
 #include "backends/gl/window.h"
+#include "ops/attr.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -27,7 +28,7 @@ std::vector<runtime::TensorView> pool(OpContext& c, bool avg) {
 }
 // A window the shader could not loop over to the end stays on cpu (window.h).
 bool pool_supported(const graph::Node& n, InputInfos) {
-  const auto k = node_int_list(n, "ksize", {});
+  const auto k = ops::try_attr<ops::Ints>(n, "ksize", {}).value_or(ops::Ints{});
   // A malformed ksize passes: the kernel refuses it with its own message.
   return k.size() != 4 || nested_iterations(k[1], k[2]) <= kMaxLoopIterations;
 }
@@ -69,7 +70,7 @@ std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
     if (a < -rank || a >= rank) c.fail("axis " + std::to_string(a) + " is out of range");
     axes.insert(static_cast<int>(a < 0 ? a + rank : a));
   }
-  const bool keep = c.node().attr_or<bool>("keep_dims", false);
+  const bool keep = ops::attr<bool>(c.node(), "keep_dims", false);
   Shape out_shape;
   for (int i = 0; i < rank; ++i) {
     if (!axes.count(i))
@@ -152,8 +153,8 @@ std::vector<runtime::TensorView> resize_bilinear(OpContext& c) {
   if (x.size() != 4) c.fail("images must have rank 4");
   const auto size = c.ints(1);
   if (size.size() != 2 || size[0] < 0 || size[1] < 0) c.fail("size must hold two sizes >= 0");
-  const bool align = c.node().attr_or<bool>("align_corners", false);
-  const bool half = c.node().attr_or<bool>("half_pixel_centers", false);
+  const bool align = ops::attr<bool>(c.node(), "align_corners", false);
+  const bool half = ops::attr<bool>(c.node(), "half_pixel_centers", false);
   if (align && half) c.fail("align_corners and half_pixel_centers cannot both be true");
   if ((x[1] == 0 || x[2] == 0) && size[0] * size[1] > 0) c.fail("cannot resize an empty image");
   auto ratio = [&](std::int64_t in, std::int64_t out) {
@@ -177,7 +178,7 @@ std::vector<runtime::TensorView> resize_bilinear(OpContext& c) {
 std::vector<runtime::TensorView> depth_to_space(OpContext& c) {
   c.expect_inputs(1, 1);
   const Shape& x = c.shape(0);
-  const std::int64_t b = c.int_attr("block_size", 0);
+  const std::int64_t b = ops::attr<std::int64_t>(c.node(), "block_size", 0);
   if (x.size() != 4) c.fail("input must have rank 4");
   if (b < 2 || x[3] % (b * b) != 0)
     c.fail("block_size " + std::to_string(b) + " must be >= 2 and its square divide the channels");

@@ -1,4 +1,5 @@
 #include "backends/xnnpack/fused_epilogue.h"
+#include "ops/attr.h"
 
 #include <algorithm>
 #include <cctype>
@@ -56,27 +57,28 @@ void Fused::add_params(std::vector<std::int64_t>& params) const {
 }
 
 bool fused_ops_fit(const graph::Node& node) {
-  const auto ops = string_list_attr(node, "fused_ops");
-  if (!ops || ops->size() > 2) return false;
-  if (ops->empty()) return true;
-  if (lower((*ops)[0]) != "biasadd") return false;
+  const auto fused = ops::try_attr<ops::Strings>(node, "fused_ops", {});
+  if (!fused || fused->size() > 2) return false;
+  if (fused->empty()) return true;
+  if (lower((*fused)[0]) != "biasadd") return false;
   Fused f;
-  return ops->size() == 1 || read_activation((*ops)[1], f);
+  return fused->size() == 1 || read_activation((*fused)[1], f);
 }
 
 std::optional<Fused> read_fused(NativeCall& call, std::int64_t channels) {
   const graph::Node& node = call.node;
   Fused f;
-  const auto ops = string_list_attr(node, "fused_ops");
-  if (!ops || ops->size() > 2) return std::nullopt;
-  if (ops->empty()) {
+  const auto fused = ops::try_attr<ops::Strings>(node, "fused_ops", {});
+  if (!fused || fused->size() > 2) return std::nullopt;
+  if (fused->empty()) {
     if (call.num_inputs() != 2) return std::nullopt;
     return f;
   }
-  if (lower((*ops)[0]) != "biasadd") return std::nullopt;
-  if (ops->size() == 2 && !read_activation((*ops)[1], f)) return std::nullopt;
+  if (lower((*fused)[0]) != "biasadd") return std::nullopt;
+  if (fused->size() == 2 && !read_activation((*fused)[1], f)) return std::nullopt;
   const std::size_t want = f.post == PostOp::Prelu ? 4 : 3;
-  const auto num_args = int_attr(node, "num_args", static_cast<std::int64_t>(want) - 2);
+  const auto num_args =
+      ops::try_attr<std::int64_t>(node, "num_args", static_cast<std::int64_t>(want) - 2);
   if (call.num_inputs() != want || !num_args || *num_args != static_cast<std::int64_t>(want) - 2)
     return std::nullopt;
   auto bias = per_channel(call, 2, channels);
@@ -90,7 +92,7 @@ std::optional<Fused> read_fused(NativeCall& call, std::int64_t channels) {
     f.alpha_buffer = call.input(3).buffer;
   }
   if (f.post == PostOp::LeakyRelu) {
-    const auto a = float_attr(node, "leakyrelu_alpha", 0.2f);
+    const auto a = ops::try_attr<float>(node, "leakyrelu_alpha", 0.2f);
     if (!a) return std::nullopt;
     f.leaky_alpha = *a;
   }

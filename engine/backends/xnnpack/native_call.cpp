@@ -4,6 +4,7 @@
 
 #include "backends/xnnpack/native_op.h"
 #include "backends/xnnpack/xnnpack_backend.h"
+#include "ops/window.h"
 
 namespace tfjsi::xnnpack {
 
@@ -63,67 +64,8 @@ std::vector<HostTensor> one(HostTensor t) {
   return v;
 }
 
-std::optional<std::string> string_attr(const graph::Node& node, std::string_view key,
-                                       std::string fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<std::string>(a)) return *v;
-  return std::nullopt;
-}
-
-std::optional<bool> bool_attr(const graph::Node& node, std::string_view key, bool fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<bool>(a)) return *v;
-  if (auto* v = std::get_if<std::int64_t>(a)) return *v != 0;
-  return std::nullopt;
-}
-
-std::optional<float> float_attr(const graph::Node& node, std::string_view key, float fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<float>(a)) return *v;
-  if (auto* v = std::get_if<std::int64_t>(a)) return static_cast<float>(*v);
-  return std::nullopt;
-}
-
-std::optional<std::int64_t> int_attr(const graph::Node& node, std::string_view key,
-                                     std::int64_t fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<std::int64_t>(a)) return *v;
-  return std::nullopt;
-}
-
-std::optional<std::vector<std::int64_t>> int_list_attr(const graph::Node& node,
-                                                       std::string_view key,
-                                                       std::vector<std::int64_t> fallback) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return fallback;
-  if (auto* v = std::get_if<std::vector<std::int64_t>>(a)) return *v;
-  // An empty JSON list may have been read as a list of another element type.
-  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty())
-    return std::vector<std::int64_t>{};
-  if (auto* v = std::get_if<std::vector<std::string>>(a); v && v->empty())
-    return std::vector<std::int64_t>{};
-  return std::nullopt;
-}
-
-std::optional<std::vector<std::string>> string_list_attr(const graph::Node& node,
-                                                         std::string_view key) {
-  const graph::AttrValue* a = node.attr(key);
-  if (!a) return std::vector<std::string>{};
-  if (auto* v = std::get_if<std::vector<std::string>>(a)) return *v;
-  if (auto* v = std::get_if<std::vector<std::int64_t>>(a); v && v->empty())
-    return std::vector<std::string>{};
-  if (auto* v = std::get_if<std::vector<float>>(a); v && v->empty())
-    return std::vector<std::string>{};
-  return std::nullopt;
-}
-
 bool nhwc(const graph::Node& node) {
-  const auto f = string_attr(node, "data_format", "NHWC");
-  return f && *f == "NHWC";
+  return ops::try_data_format(node) == ops::DataFormat::Nhwc;
 }
 
 std::optional<ops::Window> window_of(const graph::Node& node, const Shape& input,

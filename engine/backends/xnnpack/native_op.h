@@ -92,19 +92,8 @@ inline std::int64_t float_bits(float f) {
   return std::bit_cast<std::int32_t>(f);
 }
 
-// Attribute readers that never throw: nullopt when the attribute has an unexpected form.
-std::optional<std::string> string_attr(const graph::Node& node, std::string_view key,
-                                       std::string fallback);
-std::optional<bool> bool_attr(const graph::Node& node, std::string_view key, bool fallback);
-std::optional<float> float_attr(const graph::Node& node, std::string_view key, float fallback);
-std::optional<std::int64_t> int_attr(const graph::Node& node, std::string_view key,
-                                     std::int64_t fallback);
-std::optional<std::vector<std::int64_t>> int_list_attr(const graph::Node& node,
-                                                       std::string_view key,
-                                                       std::vector<std::int64_t> fallback);
-std::optional<std::vector<std::string>> string_list_attr(const graph::Node& node,
-                                                         std::string_view key);
-// data_format absent or NHWC.
+// data_format absent or NHWC (attributes are read with ops/attr.h's try_attr: a bad one makes
+// the node fit no operator, and the cpu kernel gives the error).
 bool nhwc(const graph::Node& node);
 // The node's window (ops/window.h) over `input` (and `filter`), or nullopt for bad attributes or
 // an empty input or output: the cpu kernel then decides what those mean.

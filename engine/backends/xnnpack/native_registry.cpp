@@ -5,6 +5,7 @@
 
 #include "backends/xnnpack/fused_epilogue.h"
 #include "backends/xnnpack/ops.h"
+#include "ops/attr.h"
 
 namespace tfjsi::xnnpack {
 
@@ -20,23 +21,23 @@ bool fused_fit(const graph::Node& node) {
   return float_output(node) && nhwc(node) && fused_ops_fit(node);
 }
 bool matmul_fit(const graph::Node& node) {
-  const auto ta = bool_attr(node, "transpose_a", false);
+  const auto ta = ops::try_attr<bool>(node, "transpose_a", false);
   return float_output(node) && ta && !*ta;
 }
 bool fused_matmul_fit(const graph::Node& node) {
   return matmul_fit(node) && fused_ops_fit(node);
 }
 bool batch_matmul_fit(const graph::Node& node) {
-  const auto ta = bool_attr(node, "adj_x", false);
+  const auto ta = ops::try_attr<bool>(node, "adj_x", false);
   return float_output(node) && ta && !*ta;
 }
 bool pool_fit(const graph::Node& node) {
-  const auto p = string_attr(node, "padding", "VALID");
+  const auto p = ops::try_attr<std::string>(node, "padding", "VALID");
   return float_output(node) && nhwc(node) && p && *p != "EXPLICIT";
 }
 bool resize_fit(const graph::Node& node) {
-  const auto a = bool_attr(node, "align_corners", false);
-  const auto h = bool_attr(node, "half_pixel_centers", false);
+  const auto a = ops::try_attr<bool>(node, "align_corners", false);
+  const auto h = ops::try_attr<bool>(node, "half_pixel_centers", false);
   return float_output(node) && a && h && !(*a && *h);
 }
 bool x32_fit(const graph::Node& node) {

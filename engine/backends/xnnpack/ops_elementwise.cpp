@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "backends/xnnpack/ops.h"
+#include "ops/attr.h"
 
 namespace tfjsi::xnnpack {
 
@@ -128,7 +129,7 @@ NativeResult op_elu(NativeCall& call) {
       xnn_setup_elu_nc_f32);
 }
 NativeResult op_leaky_relu(NativeCall& call) {
-  const auto alpha = float_attr(call.node, "alpha", 0.2f);
+  const auto alpha = ops::try_attr<float>(call.node, "alpha", 0.2f);
   if (!alpha) return std::nullopt;
   const float a = *alpha;
   return unary(

@@ -4,6 +4,7 @@
 // fully connected and stay on the cpu kernel.
 #include "backends/xnnpack/fused_epilogue.h"
 #include "backends/xnnpack/ops.h"
+#include "ops/attr.h"
 
 namespace tfjsi::xnnpack {
 
@@ -15,7 +16,8 @@ NativeResult fully_connected(NativeCall& call, bool fused, const char* ta_key, c
   if (!fused && call.num_inputs() != 2) return std::nullopt;
   const HostTensor& a = call.input(0);
   const HostTensor& b = call.input(1);
-  const auto ta = bool_attr(node, ta_key, false), tb = bool_attr(node, tb_key, false);
+  const auto ta = ops::try_attr<bool>(node, ta_key, false),
+             tb = ops::try_attr<bool>(node, tb_key, false);
   if (!ta || !tb || *ta || a.rank() < 2 || b.rank() < 2) return std::nullopt;
   const int ra = a.rank(), rb = b.rank();
   const std::int64_t k = a.shape[ra - 1];

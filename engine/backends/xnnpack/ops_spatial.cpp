@@ -6,6 +6,7 @@
 #include <set>
 
 #include "backends/xnnpack/ops.h"
+#include "ops/attr.h"
 
 namespace tfjsi::xnnpack {
 
@@ -80,8 +81,8 @@ NativeResult op_mean(NativeCall& call) {
   const graph::Node& node = call.node;
   if (call.num_inputs() != 2 || !call.is_float(0, 4)) return std::nullopt;
   const auto axes = call.int_values(1);
-  const auto keep = node.attr("keep_dims") ? bool_attr(node, "keep_dims", false)
-                                           : bool_attr(node, "keepDims", false);
+  const auto keep = node.attr("keep_dims") ? ops::try_attr<bool>(node, "keep_dims", false)
+                                           : ops::try_attr<bool>(node, "keepDims", false);
   if (!axes || !keep) return std::nullopt;
   std::set<std::int64_t> set;
   for (auto a : *axes) set.insert(a < 0 ? a + 4 : a);
@@ -111,8 +112,8 @@ NativeResult op_resize_bilinear(NativeCall& call) {
   const graph::Node& node = call.node;
   if (call.num_inputs() != 2 || !call.is_float(0, 4)) return std::nullopt;
   const auto size = call.int_values(1);
-  const auto align = bool_attr(node, "align_corners", false);
-  const auto half = bool_attr(node, "half_pixel_centers", false);
+  const auto align = ops::try_attr<bool>(node, "align_corners", false);
+  const auto half = ops::try_attr<bool>(node, "half_pixel_centers", false);
   if (!size || size->size() != 2 || !align || !half || (*align && *half)) return std::nullopt;
   const HostTensor& x = call.input(0);
   const std::int64_t n = x.shape[0], in_h = x.shape[1], in_w = x.shape[2], c = x.shape[3];
@@ -148,7 +149,7 @@ NativeResult op_depth_to_space(NativeCall& call) {
   if ((x.dtype != DType::Float32 && x.dtype != DType::Int32) || x.rank() != 4 || !x.buffer ||
       x.buffer->size() < x.byte_size())
     return std::nullopt;
-  const auto block = int_attr(node, "block_size", 0);
+  const auto block = ops::try_attr<std::int64_t>(node, "block_size", 0);
   if (!block || *block < 2 || *block > (1 << 12)) return std::nullopt;
   const std::int64_t b = *block;
   const std::int64_t n = x.shape[0], h = x.shape[1], w = x.shape[2], c = x.shape[3];

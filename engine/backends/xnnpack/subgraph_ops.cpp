@@ -7,6 +7,7 @@
 
 #include "backends/xnnpack/native_op.h"
 #include "backends/xnnpack/subgraph.h"
+#include "ops/attr.h"
 
 namespace tfjsi::xnnpack {
 
@@ -54,9 +55,9 @@ struct Epilogue {
 
 std::optional<Epilogue> read_epilogue(const SubgraphDef& d, std::int64_t channels) {
   Epilogue e;
-  const auto ops = string_list_attr(d.node, "fused_ops");
-  if (!ops || ops->size() > 2) return std::nullopt;
-  if (ops->empty()) {
+  const auto fused = ops::try_attr<ops::Strings>(d.node, "fused_ops", {});
+  if (!fused || fused->size() > 2) return std::nullopt;
+  if (fused->empty()) {
     if (d.node.inputs.size() != 2) return std::nullopt;
     return e;
   }
@@ -64,8 +65,8 @@ std::optional<Epilogue> read_epilogue(const SubgraphDef& d, std::int64_t channel
     for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
   };
-  if (lower((*ops)[0]) != "biasadd") return std::nullopt;
-  const std::string act = ops->size() == 2 ? lower((*ops)[1]) : "";
+  if (lower((*fused)[0]) != "biasadd") return std::nullopt;
+  const std::string act = fused->size() == 2 ? lower((*fused)[1]) : "";
   if (act == "relu")
     e.min = 0;
   else if (act == "relu6")
@@ -81,7 +82,8 @@ std::optional<Epilogue> read_epilogue(const SubgraphDef& d, std::int64_t channel
   else if (!act.empty())
     return std::nullopt;
   const std::size_t want = e.post == Post::Prelu ? 4 : 3;
-  const auto num_args = int_attr(d.node, "num_args", static_cast<std::int64_t>(want) - 2);
+  const auto num_args =
+      ops::try_attr<std::int64_t>(d.node, "num_args", static_cast<std::int64_t>(want) - 2);
   if (d.node.inputs.size() != want || !num_args || *num_args != static_cast<std::int64_t>(want) - 2)
     return std::nullopt;
   auto bias = per_channel(d.weight(2), channels);
@@ -93,7 +95,7 @@ std::optional<Epilogue> read_epilogue(const SubgraphDef& d, std::int64_t channel
     e.alpha = std::move(*alpha);
   }
   if (e.post == Post::LeakyRelu) {
-    const auto a = float_attr(d.node, "leakyrelu_alpha", 0.2f);
+    const auto a = ops::try_attr<float>(d.node, "leakyrelu_alpha", 0.2f);
     if (!a) return std::nullopt;
     e.leaky = *a;
   }
@@ -198,8 +200,8 @@ bool depthwise(SubgraphDef& d) {
 // inside it as on the operator path.
 bool matmul(SubgraphDef& d) {
   const HostTensor* b = d.weight(1);
-  const auto ta = bool_attr(d.node, "transpose_a", false);
-  const auto tb = bool_attr(d.node, "transpose_b", false);
+  const auto ta = ops::try_attr<bool>(d.node, "transpose_a", false);
+  const auto tb = ops::try_attr<bool>(d.node, "transpose_b", false);
   if (!ta || !tb || *ta || d.in_shapes[0].size() < 2 || !b || b->dtype != DType::Float32 ||
       b->rank() != 2)
     return false;
@@ -251,8 +253,8 @@ bool pooling(SubgraphDef& d) {
 bool mean(SubgraphDef& d) {
   const Shape& x = d.in_shapes[0];
   const auto axes = int_weight(d.weight(1));
-  const auto keep = d.node.attr("keep_dims") ? bool_attr(d.node, "keep_dims", false)
-                                             : bool_attr(d.node, "keepDims", false);
+  const auto keep = d.node.attr("keep_dims") ? ops::try_attr<bool>(d.node, "keep_dims", false)
+                                             : ops::try_attr<bool>(d.node, "keepDims", false);
   if (x.size() != 4 || !axes || !keep) return false;
   std::set<std::int64_t> set;
   for (auto a : *axes) set.insert(a < 0 ? a + 4 : a);
@@ -271,8 +273,8 @@ bool mean(SubgraphDef& d) {
 bool resize_bilinear(SubgraphDef& d) {
   const Shape& x = d.in_shapes[0];
   const auto size = int_weight(d.weight(1));
-  const auto align = bool_attr(d.node, "align_corners", false);
-  const auto half = bool_attr(d.node, "half_pixel_centers", false);
+  const auto align = ops::try_attr<bool>(d.node, "align_corners", false);
+  const auto half = ops::try_attr<bool>(d.node, "half_pixel_centers", false);
   if (x.size() != 4 || !size || size->size() != 2 || !align || !half || (*align && *half) ||
       d.out_shape != Shape{x[0], (*size)[0], (*size)[1], x[3]})
     return false;
@@ -288,7 +290,7 @@ bool resize_bilinear(SubgraphDef& d) {
 
 bool depth_to_space(SubgraphDef& d) {
   const Shape& x = d.in_shapes[0];
-  const auto block = int_attr(d.node, "block_size", 0);
+  const auto block = ops::try_attr<std::int64_t>(d.node, "block_size", 0);
   if (!nhwc(d.node) || x.size() != 4 || !block || *block < 2 || *block > (1 << 12)) return false;
   const std::int64_t b = *block;
   if (x[3] % (b * b) != 0 || d.out_shape != Shape{x[0], x[1] * b, x[2] * b, x[3] / (b * b)})
@@ -383,7 +385,7 @@ bool elu(SubgraphDef& d) {
          (d.checking() || ok(xnn_define_elu(d.subgraph, 1.f, d.input(0), d.output, 0)));
 }
 bool leaky_relu(SubgraphDef& d) {
-  const auto a = float_attr(d.node, "alpha", 0.2f);
+  const auto a = ops::try_attr<float>(d.node, "alpha", 0.2f);
   return a && unary_fits(d) &&
          (d.checking() || ok(xnn_define_leaky_relu(d.subgraph, *a, d.input(0), d.output, 0)));
 }

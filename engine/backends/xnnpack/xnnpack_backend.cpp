@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "backends/cpu/kernel.h"
+#include "backends/cpu/reference.h"
 #include "backends/xnnpack/native_op.h"
 #include "backends/xnnpack/pool_choice.h"
 #include "backends/xnnpack/subgraph.h"
@@ -150,7 +150,7 @@ std::vector<std::string_view> XnnpackBackend::native_ops() const {
 }
 
 bool XnnpackBackend::supports(const graph::Node& node) const {
-  return cpu::find_kernel(node.op) != nullptr || find_native(node.op) != nullptr;
+  return cpu::has_reference_kernel(node.op) || find_native(node.op) != nullptr;
 }
 
 bool XnnpackBackend::native(const graph::Node& node) const {
@@ -205,11 +205,10 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
         return;
       }
     }
-    const cpu::Kernel fn = cpu::find_kernel(node.op);
-    if (!fn)
+    if (!cpu::has_reference_kernel(node.op))
       throw BackendLimit("node '" + node.name + "' (" + node.op +
                          "): no xnnpack operator or cpu kernel for this op");
-    out = fn(cpu::KernelContext{node, host, pool});
+    out = cpu::run_reference(node, host, pool);
   };
   const double work = node_work(node, host);
   const std::size_t threads = ctx.pool ? pthreadpool_get_threads_count(ctx.pool) : 1;

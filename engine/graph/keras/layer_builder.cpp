@@ -4,8 +4,9 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "graph/shape_rules.h"
 #include "model/json_fields.h"
+#include "ops/op_def.h"
+#include "ops/shape_context.h"
 
 using nlohmann::json;
 
@@ -58,9 +59,8 @@ void GraphWriter::rename(int node, std::string name) {
 }
 
 void GraphWriter::infer_up_to(std::size_t last) {
-  using detail::InferContext;
-  using detail::KnownValue;
-  const auto& rules = detail::shape_rules();
+  using ops::InferContext;
+  using ops::KnownValue;
   values_.resize(graph_.nodes.size());
   for (; inferred_ <= last && inferred_ < graph_.nodes.size(); ++inferred_) {
     Node& n = graph_.nodes[inferred_];
@@ -77,8 +77,8 @@ void GraphWriter::infer_up_to(std::size_t last) {
       inferred.push_back(ok);
     }
     InferContext c(n, std::move(in), std::move(vals), std::move(inferred));
-    if (auto it = rules.find(n.op); it != rules.end()) {
-      it->second(c);
+    if (const ops::OpDef* def = ops::find_op(n.op); def && def->shape) {
+      def->shape(c);
     } else {
       c.set(0, std::nullopt, PartialShape::unknown());
     }

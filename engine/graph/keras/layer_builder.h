@@ -16,7 +16,7 @@
 #include "graph/ir.h"
 #include "model/bundle.h"
 
-namespace tfjsi::graph::detail {
+namespace tfjsi::ops {
 struct KnownValue;
 }
 
@@ -71,7 +71,7 @@ class GraphWriter {
   std::map<std::string, int, std::less<>> names_;
   std::map<std::string, int, std::less<>> weights_;
   std::map<std::pair<int, int>, TensorRef> masks_;
-  std::vector<std::vector<std::optional<detail::KnownValue>>> values_;
+  std::vector<std::vector<std::optional<ops::KnownValue>>> values_;
   std::size_t inferred_ = 0;
 };
 

@@ -19,6 +19,7 @@
 #define OP_ROUND 14
 #define OP_SOFTPLUS 15
 #define OP_SIGN 16
+#define OP_ASINH 17
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
@@ -61,6 +62,8 @@ void main() {
   vec4 y = max(x, vec4(0.0)) + log(vec4(1.0) + exp(-abs(x)));
 #elif OP == OP_SIGN
   vec4 y = sign(x);
+#elif OP == OP_ASINH
+  vec4 y = asinh(x);
 #else
   vec4 y = x;
 #endif

@@ -1,9 +1,11 @@
 // Reductions over constant axes (Sum, Mean, Max, ...) with keep_dims, and ArgMax/ArgMin.
 #include <algorithm>
 
-#include "graph/shape_rules.h"
+#include "ops/attr.h"
+#include "ops/op_def.h"
+#include "ops/shape_context.h"
 
-namespace tfjsi::graph::detail {
+namespace tfjsi::ops {
 namespace {
 
 PartialShape reduced(const PartialShape& in, const std::optional<std::vector<std::int64_t>>& axes,
@@ -29,7 +31,7 @@ PartialShape reduced(const PartialShape& in, const std::optional<std::vector<std
 }
 
 void reduce(InferContext& c) {
-  const bool keep = c.bool_attr("keep_dims", false);
+  const bool keep = c.attr<bool>("keep_dims", false);
   c.set(0, c.node.op == "All" || c.node.op == "Any" ? std::optional(DType::Bool) : c.t(),
         reduced(c.shape(0), c.ints(1), keep));
   // Prod of a known shape vector: the element count some models compute before a Reshape.
@@ -42,7 +44,7 @@ void reduce(InferContext& c) {
 }
 
 void arg_reduce(InferContext& c) {
-  auto dtype = c.type_attr("output_type");
+  auto dtype = try_attr<DType>(c.node, "output_type");
   if (!dtype) dtype = DType::Int32;  // TF's default int64, narrowed
   const auto axis = c.scalar(1);
   c.set(0, dtype,
@@ -52,13 +54,19 @@ void arg_reduce(InferContext& c) {
     c.out[0].shape = with_rank(PartialShape::unknown(), c.shape(0).rank() - 1);
 }
 
+constexpr OpDef kOps[] = {
+    {"All", reduce, Family::Pooling},        {"Any", reduce, Family::Pooling},
+    {"ArgMax", arg_reduce, Family::Pooling}, {"ArgMin", arg_reduce, Family::Pooling},
+    {"Cumsum", nullptr, Family::Pooling},    {"EuclideanNorm", reduce, Family::Other},
+    {"Max", reduce, Family::Pooling},        {"Mean", reduce, Family::Pooling},
+    {"Min", reduce, Family::Pooling},        {"Prod", reduce, Family::Pooling},
+    {"Sum", reduce, Family::Pooling},
+};
+
 }  // namespace
 
-void add_reduction_rules(RuleTable& t) {
-  for (std::string_view op : {"Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "EuclideanNorm"})
-    t[op] = reduce;
-  t["ArgMax"] = arg_reduce;
-  t["ArgMin"] = arg_reduce;
+std::span<const OpDef> reduction_ops() {
+  return kOps;
 }
 
-}  // namespace tfjsi::graph::detail
+}  // namespace tfjsi::ops

@@ -1,16 +1,17 @@
-// Static shape rules, one small function per op (family), shared by the shape_rules_*.cpp files
-// and the driver in shape_inference.cpp. Private to engine/graph.
+// What a static shape rule sees and sets (InferContext), and the shape arithmetic the rules share.
+// Each op's rule lives in its family's file (ops/*.cpp, listed by op_def.h); graph/'s
+// infer_shapes and the Keras lowering run them.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "graph/ir.h"
+#include "ops/attr.h"
 
-namespace tfjsi::graph::detail {
+namespace tfjsi::ops {
 
 // A small tensor whose value inference knows: constants, shapes of fully known tensors and what
 // little integer arithmetic models do on them before a Reshape. Doubles hold int32 and float32
@@ -42,20 +43,20 @@ inline std::int64_t dim_add(std::int64_t a, std::int64_t b) {
 
 class InferContext {
  public:
-  InferContext(const Node& node, std::vector<TensorInfo> in, std::vector<const KnownValue*> values,
-               std::vector<bool> inferred)
+  InferContext(const graph::Node& node, std::vector<graph::TensorInfo> in,
+               std::vector<const KnownValue*> values, std::vector<bool> inferred)
       : node(node),
         in_(std::move(in)),
         values_(std::move(values)),
         inferred_(std::move(inferred)) {}
 
-  const Node& node;
-  std::vector<TensorInfo> out;
+  const graph::Node& node;
+  std::vector<graph::TensorInfo> out;
   std::vector<std::optional<KnownValue>> out_values;
 
   std::size_t num_inputs() const { return in_.size(); }
   // Input i's info; unknown for a missing input or one not inferred yet (a loop back edge).
-  const TensorInfo& in(std::size_t i) const;
+  const graph::TensorInfo& in(std::size_t i) const;
   const PartialShape& shape(std::size_t i) const { return in(i).shape; }
   const KnownValue* value(std::size_t i) const { return i < values_.size() ? values_[i] : nullptr; }
   // False for an input whose producer has not been inferred yet (a loop back edge, first pass).
@@ -64,14 +65,12 @@ class InferContext {
   std::optional<std::vector<std::int64_t>> ints(std::size_t i) const;
   std::optional<std::int64_t> scalar(std::size_t i) const;
 
-  // Tolerant attribute readers: a missing or oddly typed attribute gives the fallback, because
-  // static inference never rejects a model (the runtime does, with a better message).
-  std::optional<DType> type_attr(std::string_view key) const;
-  std::int64_t int_attr(std::string_view key, std::int64_t fallback) const;
-  bool bool_attr(std::string_view key, bool fallback) const;
-  std::string string_attr(std::string_view key, std::string fallback) const;  // upper-cased
-  std::vector<std::int64_t> ints_attr(std::string_view key) const;
-  std::optional<PartialShape> shape_attr(std::string_view key) const;
+  // Attribute `key` read with ops::try_attr, `fallback` when missing or of another form: static
+  // inference never rejects a model (the kernel does, with the error ops::attr gives).
+  template <class T>
+  T attr(std::string_view key, std::type_identity_t<T> fallback) const {
+    return ops::try_attr<T>(node, key).value_or(std::move(fallback));
+  }
   // The usual element type: attribute T, else input 0's dtype.
   std::optional<DType> t() const;
 
@@ -79,22 +78,19 @@ class InferContext {
   void set_value(std::size_t k, KnownValue v);
 
  private:
-  std::vector<TensorInfo> in_;
+  std::vector<graph::TensorInfo> in_;
   std::vector<const KnownValue*> values_;
   std::vector<bool> inferred_;
 };
 
-using ShapeRule = void (*)(InferContext&);
-using RuleTable = std::unordered_map<std::string_view, ShapeRule>;
-
-void add_elementwise_rules(RuleTable& table);
-void add_nn_rules(RuleTable& table);
-void add_array_rules(RuleTable& table);
-void add_reduction_rules(RuleTable& table);
-void add_control_rules(RuleTable& table);
-
-// The whole table, built once.
-const RuleTable& shape_rules();
+// Where height, width and channels are in a rank-4 tensor of the node's data_format.
+struct Layout {
+  bool nchw = false;
+  int h() const { return nchw ? 2 : 1; }
+  int w() const { return nchw ? 3 : 2; }
+  int ch() const { return nchw ? 1 : 3; }
+};
+Layout layout_of(const InferContext& c);
 
 // NumPy broadcasting of two partial shapes; an impossible pair gives -1 there (only recorded).
 PartialShape broadcast_shapes(const PartialShape& a, const PartialShape& b);
@@ -105,4 +101,4 @@ PartialShape with_rank(const PartialShape& s, int rank);
 // A fully known shape's value as an int32 KnownValue, or nullopt.
 std::optional<KnownValue> known_from_tensor(const HostTensor& t);
 
-}  // namespace tfjsi::graph::detail
+}  // namespace tfjsi::ops

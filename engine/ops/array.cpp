@@ -4,9 +4,11 @@
 #include <cmath>
 #include <numeric>
 
-#include "graph/shape_rules.h"
+#include "ops/attr.h"
+#include "ops/op_def.h"
+#include "ops/shape_context.h"
 
-namespace tfjsi::graph::detail {
+namespace tfjsi::ops {
 namespace {
 
 using Dims = std::vector<std::int64_t>;
@@ -79,8 +81,8 @@ void expand_dims(InferContext& c) {
 
 void squeeze(InferContext& c) {
   const PartialShape in = c.shape(0);
-  auto axes = c.ints_attr("squeeze_dims");
-  if (axes.empty()) axes = c.ints_attr("axis");
+  auto axes = c.attr<Ints>("squeeze_dims", {});
+  if (axes.empty()) axes = c.attr<Ints>("axis", {});
   if (!in.rank_known) {
     c.set(0, c.t(), PartialShape::unknown());
     return;
@@ -115,7 +117,7 @@ void concat(InferContext& c) {
   const std::size_t n = c.num_inputs() == 0 ? 0 : c.num_inputs() - 1;
   const std::size_t first = v1 ? 1 : 0;
   const auto axis = c.scalar(v1 ? 0 : n);
-  std::optional<DType> dtype = c.type_attr("T");
+  std::optional<DType> dtype = try_attr<DType>(c.node, "T");
   int rank = -1;
   for (std::size_t i = 0; i < n; ++i) {
     if (!dtype) dtype = c.in(first + i).dtype;
@@ -179,7 +181,7 @@ void pack(InferContext& c) {
     c.set(0, dtype, PartialShape::unknown());
     return;
   }
-  const auto ax = norm_axis(c.int_attr("axis", 0), elem.dims.size() + 1);
+  const auto ax = norm_axis(c.attr<std::int64_t>("axis", 0), elem.dims.size() + 1);
   if (!ax) {
     c.set(0, dtype, PartialShape::unknown());
     return;
@@ -200,9 +202,9 @@ void pack(InferContext& c) {
 
 void unpack(InferContext& c) {
   const PartialShape in = c.shape(0);
-  std::int64_t num = c.int_attr("num", -1);
+  std::int64_t num = c.attr<std::int64_t>("num", -1);
   std::optional<std::size_t> ax;
-  if (in.rank_known) ax = norm_axis(c.int_attr("axis", 0), in.dims.size());
+  if (in.rank_known) ax = norm_axis(c.attr<std::int64_t>("axis", 0), in.dims.size());
   if (num < 0 && ax && in.dims[*ax] >= 0) num = in.dims[*ax];
   if (num < 0 || num > kMaxOutputs) num = 1;
   PartialShape elem = PartialShape::unknown();
@@ -267,10 +269,11 @@ std::int64_t slice_size(std::int64_t dim, std::int64_t b, std::int64_t e, std::i
 void strided_slice(InferContext& c) {
   const PartialShape in = c.shape(0);
   const auto begin = c.ints(1), end = c.ints(2), strides = c.ints(3);
-  const std::int64_t bm = c.int_attr("begin_mask", 0), em = c.int_attr("end_mask", 0);
-  const std::int64_t ellipsis = c.int_attr("ellipsis_mask", 0);
-  const std::int64_t new_axis = c.int_attr("new_axis_mask", 0);
-  const std::int64_t shrink = c.int_attr("shrink_axis_mask", 0);
+  const std::int64_t bm = c.attr<std::int64_t>("begin_mask", 0),
+                     em = c.attr<std::int64_t>("end_mask", 0);
+  const std::int64_t ellipsis = c.attr<std::int64_t>("ellipsis_mask", 0);
+  const std::int64_t new_axis = c.attr<std::int64_t>("new_axis_mask", 0);
+  const std::int64_t shrink = c.attr<std::int64_t>("shrink_axis_mask", 0);
   // Masks are 64-bit: a longer spec cannot be described by them.
   if (!in.rank_known || !begin || !end || !strides || begin->size() != end->size() ||
       begin->size() != strides->size() || begin->size() > 63) {
@@ -432,7 +435,7 @@ void broadcast_to(InferContext& c) {
 }
 
 void fill(InferContext& c) {
-  auto dtype = c.type_attr("T");
+  auto dtype = try_attr<DType>(c.node, "T");
   if (!dtype) dtype = c.in(1).dtype;
   const auto dims = c.ints(0);
   if (!dims) {
@@ -449,7 +452,7 @@ void fill(InferContext& c) {
 }
 
 void range(InferContext& c) {
-  auto dtype = c.type_attr("Tidx");
+  auto dtype = try_attr<DType>(c.node, "Tidx");
   if (!dtype) dtype = c.in(0).dtype;
   const KnownValue *s = c.value(0), *l = c.value(1), *d = c.value(2);
   if (!s || !l || !d || s->v.size() != 1 || l->v.size() != 1 || d->v.size() != 1 || d->v[0] == 0) {
@@ -468,10 +471,10 @@ void range(InferContext& c) {
 }
 
 void gather(InferContext& c) {
-  auto dtype = c.type_attr("Tparams");
+  auto dtype = try_attr<DType>(c.node, "Tparams");
   if (!dtype) dtype = c.in(0).dtype;
   const PartialShape params = c.shape(0), indices = c.shape(1);
-  const std::int64_t batch_dims = c.int_attr("batch_dims", 0);
+  const std::int64_t batch_dims = c.attr<std::int64_t>("batch_dims", 0);
   const auto axis = c.node.op == "Gather" ? std::optional<std::int64_t>(0) : c.scalar(2);
   if (!params.rank_known || !indices.rank_known || !axis) {
     c.set(0, dtype, PartialShape::unknown());
@@ -503,7 +506,7 @@ void gather(InferContext& c) {
 }
 
 void gather_nd(InferContext& c) {
-  auto dtype = c.type_attr("Tparams");
+  auto dtype = try_attr<DType>(c.node, "Tparams");
   if (!dtype) dtype = c.in(0).dtype;
   const PartialShape params = c.shape(0), indices = c.shape(1);
   if (!params.rank_known || !indices.rank_known || indices.dims.empty() ||
@@ -519,7 +522,7 @@ void gather_nd(InferContext& c) {
 
 void split(InferContext& c) {
   // Split(split_dim, value; num_split)
-  std::int64_t n = c.int_attr("num_split", 1);
+  std::int64_t n = c.attr<std::int64_t>("num_split", 1);
   if (n < 1 || n > kMaxOutputs) n = 1;
   const PartialShape in = c.shape(1);
   const auto axis = c.scalar(0);
@@ -533,14 +536,14 @@ void split(InferContext& c) {
       piece = PartialShape::unknown();
     }
   }
-  auto dtype = c.type_attr("T");
+  auto dtype = try_attr<DType>(c.node, "T");
   if (!dtype) dtype = c.in(1).dtype;
   for (std::int64_t k = 0; k < n; ++k) c.set(static_cast<std::size_t>(k), dtype, piece);
 }
 
 void split_v(InferContext& c) {
   // SplitV(value, size_splits, split_dim; num_split)
-  std::int64_t n = c.int_attr("num_split", 1);
+  std::int64_t n = c.attr<std::int64_t>("num_split", 1);
   if (n < 1 || n > kMaxOutputs) n = 1;
   const PartialShape in = c.shape(0);
   const auto sizes = c.ints(1);
@@ -570,7 +573,7 @@ void split_v(InferContext& c) {
 }
 
 void shape_op(InferContext& c) {
-  auto dtype = c.type_attr("out_type");
+  auto dtype = try_attr<DType>(c.node, "out_type");
   if (!dtype) dtype = DType::Int32;
   const PartialShape in = c.shape(0);
   c.set(0, dtype,
@@ -583,7 +586,7 @@ void shape_op(InferContext& c) {
 }
 
 void size_op(InferContext& c) {
-  auto dtype = c.type_attr("out_type");
+  auto dtype = try_attr<DType>(c.node, "out_type");
   if (!dtype) dtype = DType::Int32;
   c.set(0, dtype, PartialShape::of({}));
   const PartialShape in = c.shape(0);
@@ -626,7 +629,7 @@ void fold_sparse_to_dense(InferContext& c, const Dims& shape) {
 
 void sparse_to_dense(InferContext& c) {
   // SparseToDense(sparse_indices, output_shape, sparse_values, default_value)
-  auto dtype = c.type_attr("T");
+  auto dtype = try_attr<DType>(c.node, "T");
   if (!dtype) dtype = c.in(2).dtype;
   if (auto s = c.ints(1)) {
     c.set(0, dtype, PartialShape::of(*s));
@@ -644,36 +647,46 @@ void where(InferContext& c) {
   c.set(0, DType::Int32, PartialShape::of({-1, in.rank_known ? in.rank() : -1}));
 }
 
+constexpr OpDef kOps[] = {
+    {"BroadcastArgs", nullptr, Family::Shape},
+    {"BroadcastTo", broadcast_to, Family::Shape},
+    {"Concat", concat, Family::Shape},
+    {"ConcatV2", concat, Family::Shape},
+    {"ExpandDims", expand_dims, Family::Shape},
+    {"Fill", fill, Family::Shape},
+    {"Gather", gather, Family::Shape},
+    {"GatherNd", gather_nd, Family::Shape},
+    {"GatherV2", gather, Family::Shape},
+    {"MirrorPad", pad, Family::Shape},
+    {"OneHot", nullptr, Family::Shape},
+    {"Pack", pack, Family::Shape},
+    {"Pad", pad, Family::Shape},
+    {"PadV2", pad, Family::Shape},
+    {"Range", range, Family::Shape},
+    {"Rank", rank_op, Family::Shape},
+    {"Reshape", reshape, Family::Shape},
+    {"Reverse", nullptr, Family::Shape},
+    {"ReverseV2", nullptr, Family::Shape},
+    {"ScatterNd", nullptr, Family::Shape},
+    {"Shape", shape_op, Family::Shape},
+    {"ShapeN", nullptr, Family::Shape},
+    {"Size", size_op, Family::Shape},
+    {"Slice", slice, Family::Shape},
+    {"SparseToDense", sparse_to_dense, Family::Other},
+    {"Split", split, Family::Shape},
+    {"SplitV", split_v, Family::Shape},
+    {"Squeeze", squeeze, Family::Shape},
+    {"StridedSlice", strided_slice, Family::Shape},
+    {"Tile", tile, Family::Shape},
+    {"Transpose", transpose, Family::Shape},
+    {"Unpack", unpack, Family::Shape},
+    {"Where", where, Family::Shape},
+};
+
 }  // namespace
 
-void add_array_rules(RuleTable& t) {
-  t["Reshape"] = reshape;
-  t["ExpandDims"] = expand_dims;
-  t["Squeeze"] = squeeze;
-  t["ConcatV2"] = concat;
-  t["Concat"] = concat;
-  t["Pack"] = pack;
-  t["Unpack"] = unpack;
-  t["Transpose"] = transpose;
-  t["StridedSlice"] = strided_slice;
-  t["Slice"] = slice;
-  t["Pad"] = pad;
-  t["PadV2"] = pad;
-  t["MirrorPad"] = pad;
-  t["Tile"] = tile;
-  t["BroadcastTo"] = broadcast_to;
-  t["Fill"] = fill;
-  t["Range"] = range;
-  t["GatherV2"] = gather;
-  t["Gather"] = gather;
-  t["GatherNd"] = gather_nd;
-  t["Split"] = split;
-  t["SplitV"] = split_v;
-  t["Shape"] = shape_op;
-  t["Size"] = size_op;
-  t["Rank"] = rank_op;
-  t["SparseToDense"] = sparse_to_dense;
-  t["Where"] = where;
+std::span<const OpDef> array_ops() {
+  return kOps;
 }
 
-}  // namespace tfjsi::graph::detail
+}  // namespace tfjsi::ops
