@@ -46,7 +46,7 @@ bool fits(const Shape& shape, const GlLimits& limits) {
 
 GlTensorData::~GlTensorData() {
   if (auto pool = pool_.lock(); pool && texture_)
-    pool->give(std::move(texture_), TexturePool::key_of(layout_, fp16_));
+    pool->give(std::move(texture_), TexturePool::key_of(layout_, rgba16f()));
 }
 
 std::size_t GlTensorData::bytes() const {
@@ -54,10 +54,11 @@ std::size_t GlTensorData::bytes() const {
   const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());
   std::size_t packed = 0;
   for (const auto& p : packed_) packed += p.second->bytes();
-  return texels * (fp16_ ? 8 : 16) + packed;
+  return texels * (rgba16f() ? 8 : 16) + packed;  // emulated fp16: RGBA32F's 16
 }
 
-GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16) {
+GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout,
+                      bool rgba16f) {
   GlObject tex(ctx, GlKind::Texture);
   while (glGetError() != GL_NO_ERROR) {
     // Errors left by earlier calls are not this allocation's.
@@ -65,7 +66,7 @@ GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& la
   glBindTexture(GL_TEXTURE_2D, tex.id());
   const auto w = static_cast<GLsizei>(layout.tex_width());
   const auto h = static_cast<GLsizei>(layout.tex_height());
-  glTexStorage2D(GL_TEXTURE_2D, 1, fp16 ? GL_RGBA16F : GL_RGBA32F, w, h);
+  glTexStorage2D(GL_TEXTURE_2D, 1, rgba16f ? GL_RGBA16F : GL_RGBA32F, w, h);
   const GLenum err = glGetError();
   // Nearest and one level: texelFetch needs a complete texture.
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -79,8 +80,8 @@ GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& la
                                                       : "GL error " + std::to_string(err);
     if (err == GL_CONTEXT_LOST) ctx->mark_lost("GL_CONTEXT_LOST");
     throw std::runtime_error("gl backend: cannot allocate a " + std::to_string(w) + "x" +
-                             std::to_string(h) + (fp16 ? " RGBA16F" : " RGBA32F") + " texture (" +
-                             what + ")");
+                             std::to_string(h) + (rgba16f ? " RGBA16F" : " RGBA32F") +
+                             " texture (" + what + ")");
   }
   return tex;
 }
