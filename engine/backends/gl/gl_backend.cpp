@@ -285,10 +285,13 @@ std::shared_ptr<runtime::BackendData> GlBackend::upload(const HostTensor& host) 
   ctx_->make_current();
   const auto t0 = Clock::now();
   auto data = new_texture(host.shape, fp16_active());
-  std::vector<float> texels = pack_phwc4(host, data->layout());
+  std::vector<float>& texels = upload_texels_;
+  pack_phwc4(host, data->layout(), texels);
   // What the driver's RGBA16F upload would have kept.
   if (data->storage() == Storage::Fp16Emulated) round_to_half(texels, half_rules_->upload);
   if (host.num_elements() > 0) write_texels(*data, texels);
+  // A large one is not kept: a model's inputs and weights are mostly under 4 MB.
+  if (texels.capacity() > (std::size_t{1} << 20)) std::vector<float>().swap(texels);
   if (host.num_elements() <= kKeepHostElements) data->set_host(host);
   stats_.upload_ms += ms_since(t0);
   ++stats_.uploads;

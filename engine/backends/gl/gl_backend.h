@@ -193,6 +193,9 @@ class GlBackend : public runtime::Backend {
   bool float32_capable_ = false;
   // fma() rounds once (GPUs; llvmpipe rounds the product first): the prelude's FMA_ROUNDS_ONCE.
   bool fma_rounds_once_ = false;
+  // upload()'s texels, its memory kept from one upload to the next (the first run uploads every
+  // weight: fresh memory for each cost page faults).
+  std::vector<float> upload_texels_;
   std::optional<HalfStorageRules> half_rules_;
   std::string half_rules_note_;            // why there are none
   const runtime::Flags* flags_ = nullptr;  // the Engine's, which outlives its backends

@@ -86,19 +86,29 @@ GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& la
   return tex;
 }
 
-std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& l) {
+void pack_phwc4(const HostTensor& t, const TexLayout& l, std::vector<float>& out) {
   const std::int64_t C4 = l.c4();
-  std::vector<float> out(static_cast<std::size_t>(l.tex_width() * l.tex_height() * 4), 0.f);
-  const auto src = t.values<float>();
+  // Zeros first: lanes past C and texels off the grid. `out` keeps its memory from call to call.
+  out.assign(static_cast<std::size_t>(l.tex_width() * l.tex_height() * 4), 0.f);
+  const float* src = t.values<float>().data();
+  // In texture order (a texel row is one (n, slice, h) and is contiguous in w), so that writes go
+  // forward through memory: a filter [KH][KW][IC][OC] written element by element in its own order
+  // jumped a whole texture row per 4 channels.
   for (std::int64_t n = 0; n < l.n; ++n)
-    for (std::int64_t h = 0; h < l.h; ++h)
-      for (std::int64_t w = 0; w < l.w; ++w) {
-        const float* px = src.data() + ((n * l.h + h) * l.w + w) * l.c;
-        for (std::int64_t c = 0; c < l.c; ++c) {
-          const std::int64_t y = (n * C4 + c / 4) * l.h + h;
-          out[static_cast<std::size_t>(l.texel_index(w, y) * 4 + c % 4)] = px[c];
-        }
+    for (std::int64_t s = 0; s < C4; ++s) {
+      const std::int64_t lanes = std::min<std::int64_t>(4, l.c - 4 * s);
+      for (std::int64_t h = 0; h < l.h; ++h) {
+        float* row = out.data() + l.texel_index(0, (n * C4 + s) * l.h + h) * 4;
+        const float* px = src + ((n * l.h + h) * l.w) * l.c + 4 * s;
+        for (std::int64_t w = 0; w < l.w; ++w, px += l.c)
+          for (std::int64_t k = 0; k < lanes; ++k) row[w * 4 + k] = px[k];
       }
+    }
+}
+
+std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& l) {
+  std::vector<float> out;
+  pack_phwc4(t, l, out);
   return out;
 }
 

@@ -143,6 +143,8 @@ class GlTensorData : public runtime::BackendData,
 GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool rgba16f);
 // Texels of a float tensor in PHWC4 order (padding lanes 0), ready for glTexSubImage2D.
 std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& layout);
+// The same into `out`, whose memory is reused (no allocation, no page faults once it is large).
+void pack_phwc4(const HostTensor& t, const TexLayout& layout, std::vector<float>& out);
 // The inverse: PHWC4 texels to a row-major float32 tensor of `shape`.
 HostTensor unpack_phwc4(std::span<const float> texels, const TexLayout& layout, const Shape& shape);
 
