@@ -43,7 +43,9 @@ RunDock::RunDock(QWidget* parent) : QDockWidget(tr("Run"), parent) {
   form->addRow(tr("Backend"), backend_);
   fp16_ = new QCheckBox(tr("fp16 textures"), body);
   fp16_->setObjectName("fp16Box");
-  fp16_->setToolTip(tr("gl only: RGBA16F textures, as on many mobile GPUs (fp32 when off)."));
+  fp16_->setToolTip(
+      tr("gl only: fp16 tensors, as on many mobile GPUs (fp32 when off); stored as flag "
+         "gl.fp16_storage says (RGBA16F, or RGBA32F rounded the same way)."));
   form->addRow(tr("Precision"), fp16_);
   threads_ = new QSpinBox(body);
   threads_->setObjectName("threadsBox");
@@ -310,7 +312,8 @@ void RunDock::set_compare_colours_enabled(bool enabled) {
 void RunDock::update_enabled() {
   const bool gl = backend_->currentData().toString() == "gl";
   fp16_->setEnabled(gl);
-  fp16_->setToolTip(gl ? tr("RGBA16F textures, as on many mobile GPUs (fp32 when off)")
+  fp16_->setToolTip(gl ? tr("fp16 tensors, as on many mobile GPUs (fp32 when off); stored as "
+                            "flag gl.fp16_storage says (RGBA16F, or RGBA32F rounded the same way)")
                        : tr("Only the gl backend has a texture precision"));
   const bool can_run = model_ && backend_->count() > 0 && !running_;
   run_->setEnabled(can_run);

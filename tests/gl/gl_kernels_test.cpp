@@ -30,27 +30,37 @@ class GlKernelsTest : public QObject {
   };
   static std::string path_name(bool off) { return off ? " [filter as given]" : " [packed filter]"; }
 
-  // The ways a node runs on gl: fp32 and fp16 textures read as images, and fp32 read through
-  // samplers (the path of kernels with more inputs than the driver has image units). Samplers only
-  // for the first node of each op and weight path: the load helpers are the prelude's, the same
-  // for every kernel, and the whole suite three times over would take minutes.
+  // The ways a node runs on gl: fp32 and fp16 (gl.fp16_storage's default: emulated in RGBA32F on
+  // llvmpipe) textures read as images, fp32 read through samplers (the path of kernels with more
+  // inputs than the driver has image units) and fp16 in RGBA16F textures (gl.fp16_storage=native).
+  // The last two only for the first node of each op and weight path: the load and store helpers
+  // are the prelude's, the same for every kernel, and the whole suite four times over would take
+  // minutes.
   struct Mode {
-    bool fp16, samplers;
+    bool fp16, samplers, native16 = false;
     std::string name() const {
-      return fp16 ? " [fp16]" : samplers ? " [fp32, samplers]" : " [fp32]";
+      return native16   ? " [fp16, RGBA16F]"
+             : fp16     ? " [fp16]"
+             : samplers ? " [fp32, samplers]"
+                        : " [fp32]";
     }
   };
   std::set<std::string> sampled_;
   std::vector<Mode> modes(const Node& node) {
     std::vector<Mode> m{{false, false}, {true, false}};
     const std::string key = node.op + (f.gl->test_hooks().no_packed_weights ? " unpacked" : "");
-    if (sampled_.insert(key).second) m.push_back({false, true});
+    if (sampled_.insert(key).second) {
+      m.push_back({false, true});
+      m.push_back({true, false, true});
+    }
     return m;
   }
   void set_mode(const Mode& m) {
     f.set_fp16(m.fp16);
     f.gl->test_hooks().inputs_as_samplers = m.samplers;
+    f.flags.set("gl.fp16_storage", m.native16 ? "native" : default_storage_);
   }
+  std::string default_storage_;
 
   static bool broadcasts_to(const Shape& from, const Shape& to) {
     if (from.size() > to.size()) return false;
@@ -117,6 +127,7 @@ class GlKernelsTest : public QObject {
   void initTestCase() {
     const auto a = f.gl->availability();
     QVERIFY2(a.available, a.reason.c_str());
+    default_storage_ = f.flags.get_string("gl.fp16_storage");
   }
 
   void unary() {

@@ -22,3 +22,10 @@ target_link_libraries(gl_fusion_test PRIVATE tfjsi_runtime_testutil)
 # gl kernels' own limits (window sizes, loop bounds) keep a node on cpu (issue #25).
 tfjsi_add_suite(gl_limits_test gl/gl_limits_test.cpp)
 target_link_libraries(gl_limits_test PRIVATE tfjsi_runtime_testutil)
+
+# Emulated fp16 storage is bit for bit native RGBA16F (the rounding itself, then whole models
+# with the inputs TF.js was fed), and a live fp32 -> fp16 -> fp32 switch builds nothing.
+add_executable(gl_fp16_storage_test ${CMAKE_CURRENT_LIST_DIR}/gl_fp16_storage_test.cpp)
+target_link_libraries(gl_fp16_storage_test PRIVATE tfjsi_testsupport)
+tfjsi_add_model_tests(gl.fp16_storage gl_fp16_storage_test rounding movenet-lightning blazeface
+                      selfie emotion iris fp16_overflow fp16_underflow fp16_safe)

@@ -1,9 +1,11 @@
 // Switching to gl as a new user would, with nothing compiled anywhere (empty program and Mesa
 // shader caches): the Run dock shows a determinate bar, "compiling N of M gl kernels", with the
 // total M known (the kernels the run builds) and reached before the first result, and its result
-// line then tells the compiling apart from the run. Cancel works while gl compiles (fp16's
-// kernels): the run ends cancelled, and the next one runs. Saves a screenshot of the dock while
-// it compiles. Needs a display (run under xvfb-run).
+// line then tells the compiling apart from the run. Switching to fp16 and back then compiles
+// nothing (fp16 emulated in RGBA32F textures, gl.fp16_storage's default on llvmpipe). Cancel
+// works while gl compiles (fp16's kernels in RGBA16F textures, gl.fp16_storage=native): the run
+// ends cancelled, and the next one runs. Saves a screenshot of the dock while it compiles. Needs
+// a display (run under xvfb-run).
 #include <QtTest>
 
 #include <QCheckBox>
@@ -93,12 +95,40 @@ class CompileProgressTest : public QObject {
     QVERIFY2(text->text().contains(want), qPrintable(text->text() + " lacks " + want));
   }
 
+  // The live precision switch, fp32 -> fp16 -> fp32, with fp16 emulated in RGBA32F textures
+  // (the default where the build depends on the texture format, as on llvmpipe): fp16 runs the
+  // very programs fp32 built, and llvmpipe's builds of them; back on fp32 nothing is built either.
+  void precisionSwitchCompilesNothing() {
+    QMetaObject::invokeMethod(win_->run_controller(), "setFlag", Qt::QueuedConnection,
+                              Q_ARG(QString, "gl.fp16_storage"), Q_ARG(QString, "emulated"));
+    auto* fp16 = dock()->findChild<QCheckBox*>("fp16Box");
+    QVERIFY(fp16);
+    const bool rerun = dock()->findChild<QCheckBox*>("rerunOnChange")->isChecked();
+    for (const bool half : {true, false}) {
+      QSignalSpy done(win_.get(), &ui::MainWindow::runFinished);
+      QSignalSpy failed(win_.get(), &ui::MainWindow::runFailed);
+      fp16->setChecked(half);
+      if (!rerun) win_->run_model(false);
+      QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, test::kGuiRunTimeoutMs);
+      QCOMPARE(failed.count(), 0);
+      const auto r = done.at(0).at(0).value<ui::RunResultPtr>();
+      QCOMPARE(r->fp16, half);
+      QCOMPARE(r->gl_first.new_programs, std::int64_t{0});
+      QVERIFY2(!dock()->result_label()->text().contains("compiling"),
+               qPrintable(dock()->result_label()->text()));
+    }
+  }
+
   void cancelWhileCompiling() {
-    // fp16's kernels are not built yet: the run compiles again, and Cancel stops it there.
+    // fp16 in RGBA16F textures: its kernels are not built yet, so the run compiles again, and
+    // Cancel stops it there.
     auto* fp16 = dock()->findChild<QCheckBox*>("fp16Box");
     QVERIFY(fp16);
     auto* cancel = dock()->findChild<QPushButton*>("cancelButton");
     QVERIFY(cancel);
+    // Queued to the controller's thread, so it is set before the run below starts.
+    QMetaObject::invokeMethod(win_->run_controller(), "setFlag", Qt::QueuedConnection,
+                              Q_ARG(QString, "gl.fp16_storage"), Q_ARG(QString, "native"));
     QSignalSpy done(win_.get(), &ui::MainWindow::runFinished);
     QSignalSpy failed(win_.get(), &ui::MainWindow::runFailed);
     int total_at_cancel = -1;

@@ -74,6 +74,18 @@ void GlBackend::start() {
     ctx_.reset();
     return;
   }
+  // Emulated fp16 stores RGBA32F: only where that is exact, and only with the driver's rule.
+  if (float32_capable_) {
+    try {
+      probe_half_rules();
+    } catch (const std::exception& e) {
+      half_rules_note_ = std::string("the probe failed: ") + e.what();
+    }
+    stats_ = {};
+    reset_run_counts();
+  } else {
+    half_rules_note_ = "the driver's RGBA32F textures are not exact";
+  }
   availability_ = {true, ""};
   ctx_->release();  // the thread that drives the engine takes it at its first call
 }
@@ -84,7 +96,8 @@ void GlBackend::probe_driver() {
   const float probe = 1.0f + 1.0f / 1048576.0f;
   // Not from the pool: the probe's texture is no tensor's, and no run should find it there.
   const TexLayout layout{1, 1, 1, 4};
-  auto tex = std::make_shared<GlTensorData>(make_texture(ctx_, layout, false), layout, false);
+  auto tex =
+      std::make_shared<GlTensorData>(make_texture(ctx_, layout, false), layout, Storage::Fp32);
   KernelCall call;
   call.shader = "probe.comp";
   call.defines = def("VALUE", probe);
@@ -110,7 +123,22 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
                "the driver stores and reads float32 textures exactly (detected)", true);
   flags.set_value("gl.float32_capable", float32_capable_, true);
   flags.define("gl.float32_enabled", true,
-               "gl textures are RGBA32F (true) or RGBA16F (false, as on many mobile GPUs)");
+               "gl tensors are fp32 (true) or fp16 (false, as on many mobile GPUs; stored as "
+               "gl.fp16_storage says)");
+  flags.define("gl.fp16_storage", std::string(emulate_by_default() ? "emulated" : "native"),
+               "fp16 tensors in RGBA16F textures (native) or in RGBA32F ones holding values "
+               "rounded bit for bit as RGBA16F would (emulated: twice the memory, one rounding "
+               "pass per kernel; fp16 then runs fp32's programs, so a precision switch builds "
+               "none). Default: emulated where the driver builds per texture format (llvmpipe)");
+  const std::string rounding =
+      half_rules_ ? rule_text(half_rules_->store) + " (probed)"
+                  : "unknown: " + (half_rules_note_.empty() ? std::string("gl did not start")
+                                                            : half_rules_note_);
+  flags.define("gl.fp16_rounding", rounding,
+               "what the driver's RGBA16F stores do with values between half steps and past "
+               "65504 (detected); emulated fp16 storage rounds the same way",
+               true);
+  flags.set_value("gl.fp16_rounding", rounding, true);
   flags.define("gl.program_cache", true, "keep compiled gl programs on disk between runs");
   flags.define("gl.model_token", std::string(),
                "hash of the model bundle that keys the gl program cache on disk");
@@ -128,6 +156,19 @@ bool GlBackend::fp16_under(const runtime::Flags* flags) const {
 
 bool GlBackend::fp16_active() const {
   return fp16_under(flags_);
+}
+
+bool GlBackend::emulate_by_default() const {
+  return half_rules_ && ctx_ && ctx_->limits().build_per_format;
+}
+
+bool GlBackend::emulate_under(const runtime::Flags* flags) const {
+  if (!half_rules_) return false;
+  if (!flags || !flags->has("gl.fp16_storage")) return emulate_by_default();
+  const std::string& v = flags->get_string("gl.fp16_storage");
+  if (v == "native") return false;
+  if (v == "emulated") return true;
+  throw UsageError("flag gl.fp16_storage is '" + v + "': use native or emulated");
 }
 
 void GlBackend::set_precision(runtime::Flags& flags, runtime::Precision p) {
@@ -230,7 +271,11 @@ std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp
                        " does not fit a texture (rank <= 4, sides <= " +
                        std::to_string(lim.max_texture_size) + " with panels)");
   if (lim.variant_per_pow2_sides) l = without_pow2_sides(*l, lim.max_texture_size);
-  return std::make_shared<GlTensorData>(textures_->take(ctx_, *l, fp16), *l, fp16, textures_);
+  const Storage storage = !fp16                   ? Storage::Fp32
+                          : emulate_under(flags_) ? Storage::Fp16Emulated
+                                                  : Storage::Fp16;
+  return std::make_shared<GlTensorData>(textures_->take(ctx_, *l, storage == Storage::Fp16), *l,
+                                        storage, textures_);
 }
 
 std::shared_ptr<runtime::BackendData> GlBackend::upload(const HostTensor& host) {
@@ -244,20 +289,27 @@ std::shared_ptr<runtime::BackendData> GlBackend::upload(const HostTensor& host) 
   ctx_->make_current();
   const auto t0 = Clock::now();
   auto data = new_texture(host.shape, fp16_active());
-  const std::vector<float> texels = pack_phwc4(host, data->layout());
-  if (host.num_elements() > 0) {
-    glBindTexture(GL_TEXTURE_2D, data->texture());
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(data->layout().tex_width()),
-                    static_cast<GLsizei>(data->layout().tex_height()), GL_RGBA, GL_FLOAT,
-                    texels.data());
-    glBindTexture(GL_TEXTURE_2D, 0);
-  }
+  std::vector<float>& texels = upload_texels_;
+  pack_phwc4(host, data->layout(), texels);
+  // What the driver's RGBA16F upload would have kept.
+  if (data->storage() == Storage::Fp16Emulated) round_to_half(texels, half_rules_->upload);
+  if (host.num_elements() > 0) write_texels(*data, texels);
+  // A large one is not kept: a model's inputs and weights are mostly under 4 MB.
+  if (texels.capacity() > (std::size_t{1} << 20)) std::vector<float>().swap(texels);
   if (host.num_elements() <= kKeepHostElements) data->set_host(host);
   stats_.upload_ms += ms_since(t0);
   ++stats_.uploads;
   stats_.upload_bytes += static_cast<std::int64_t>(host.byte_size());
   return data;
+}
+
+void GlBackend::write_texels(const GlTensorData& data, const std::vector<float>& texels) {
+  glBindTexture(GL_TEXTURE_2D, data.texture());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(data.layout().tex_width()),
+                  static_cast<GLsizei>(data.layout().tex_height()), GL_RGBA, GL_FLOAT,
+                  texels.data());
+  glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 PendingRead GlBackend::begin_read(const runtime::TensorView& tensor) {

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "backends/gl/fp16_storage.h"
 #include "backends/gl/gl_tensor.h"
 #include "backends/gl/program_cache.h"
 #include "model/bundle.h"
@@ -114,8 +115,17 @@ class GlBackend : public runtime::Backend {
   ProgramCache* programs() { return programs_.get(); }
   const std::shared_ptr<GlContext>& context() const { return ctx_; }
   bool float32_capable() const { return float32_capable_; }
-  // Whether new textures are RGBA16F (flag gl.float32_enabled off, or fp32 not capable).
+  // Whether new tensors are fp16 (flag gl.float32_enabled off, or fp32 not capable).
   bool fp16_active() const;
+  // Whether fp16 tensors are RGBA32F textures holding half values (flag gl.fp16_storage; by
+  // default where GlLimits::build_per_format and the probe found the driver's rounding).
+  bool fp16_emulated() const { return emulate_under(flags_); }
+  // The driver's RGBA16F rounding, probed at start; nullopt when it matched no known rule
+  // (then fp16 storage is native only).
+  const std::optional<HalfStorageRules>& half_rules() const { return half_rules_; }
+  // Tests only: emulate another rule than the probe found (to show that only the driver's is
+  // exact).
+  void set_half_rules(HalfStorageRules rules) { half_rules_ = rules; }
   void set_precision(runtime::Flags& flags, runtime::Precision p) override;
   runtime::Precision precision(const runtime::Flags& flags) const override;
 
@@ -124,10 +134,12 @@ class GlBackend : public runtime::Backend {
 
   // For kernels (gl_op.h): runs one compute dispatch (or keeps it, in order, while programs are
   // built ahead). A grid with more work groups along an axis than the driver allows runs as
-  // several dispatches, each told its first group by a uniform.
+  // several dispatches, each told its first group by a uniform. An emulated fp16 output then gets
+  // its rounding pass (fp16_storage.h).
   void dispatch(const KernelCall& call);
   // Issues every dispatch kept for later, waiting for their programs' builds.
   void flush_pending();
+  // A new float tensor's texture: fp32, or fp16 native or emulated as gl.fp16_storage says.
   std::shared_ptr<GlTensorData> new_texture(const Shape& shape, bool fp16);
   const TexturePool& texture_pool() const { return *textures_; }
 
@@ -135,6 +147,15 @@ class GlBackend : public runtime::Backend {
   // New textures are RGBA16F under these flags (gl.float32_enabled off) or on a driver without
   // exact float32 images.
   bool fp16_under(const runtime::Flags* flags) const;
+  // fp16 tensors are emulated under these flags (gl.fp16_storage; its default without flags).
+  bool emulate_under(const runtime::Flags* flags) const;
+  bool emulate_by_default() const;
+  // fp16_storage.cpp: finds half_rules_ (or says in half_rules_note_ why not).
+  void probe_half_rules();
+  // `texels` (pack_phwc4's) into the texture of `data`.
+  void write_texels(const GlTensorData& data, const std::vector<float>& texels);
+  // One kernel call's dispatch (dispatch() adds the rounding pass).
+  void dispatch_one(const KernelCall& call);
   void start();
   // Sets float32_capable_ and fma_rounds_once_ from one kernel's output.
   void probe_driver();
@@ -173,6 +194,11 @@ class GlBackend : public runtime::Backend {
   bool float32_capable_ = false;
   // fma() rounds once (GPUs; llvmpipe rounds the product first): the prelude's FMA_ROUNDS_ONCE.
   bool fma_rounds_once_ = false;
+  // upload()'s texels, its memory kept from one upload to the next (the first run uploads every
+  // weight: fresh memory for each cost page faults).
+  std::vector<float> upload_texels_;
+  std::optional<HalfStorageRules> half_rules_;
+  std::string half_rules_note_;            // why there are none
   const runtime::Flags* flags_ = nullptr;  // the Engine's, which outlives its backends
   GlStats stats_;
   // The disk key: the last model's token, applied once programs_ exists. A model opened before

@@ -134,6 +134,7 @@ std::shared_ptr<GlContext> GlContext::create(std::string& reason) {
   l.timer_queries = bits > 0;
   l.image_load_formatted = epoxy_has_gl_extension("GL_EXT_shader_image_load_formatted");
   l.variant_per_pow2_sides = c->renderer_.find("llvmpipe") != std::string::npos;
+  l.build_per_format = !l.image_load_formatted || l.variant_per_pow2_sides;
   if (gl_major * 10 + gl_minor >= 45 || epoxy_has_gl_extension("GL_KHR_robustness") ||
       epoxy_has_gl_extension("GL_ARB_robustness")) {
     GLint strategy = 0;

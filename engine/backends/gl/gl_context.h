@@ -32,6 +32,11 @@ struct GlLimits {
   // sides, so its textures have none (without_pow2_sides in gl_tensor.h). Read off
   // GL_RENDERER once.
   bool variant_per_pow2_sides = false;
+  // A program's build depends on the formats of the textures bound to it, so that fp16 in RGBA16F
+  // textures builds every program again (fp16_storage.h): wherever image reads name the format in
+  // the source (no image_load_formatted, detected), and on llvmpipe, which builds its code at the
+  // first dispatch for the bound formats (measured: bench/results/gl-live-2026-11-26.md).
+  bool build_per_format = false;
   // The context was made with LOSE_CONTEXT_ON_RESET and the driver reports resets
   // (glGetGraphicsResetStatus of GL 4.5 / KHR_robustness / ARB_robustness).
   bool reset_notification = false;

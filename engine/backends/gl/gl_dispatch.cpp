@@ -32,8 +32,8 @@ bool pot(std::int64_t v) {
   return std::has_single_bit(static_cast<std::uint64_t>(v));
 }
 
-WarmTexture warm_texture(const TexLayout& l, bool fp16) {
-  return {fp16, pot(l.tex_width()), pot(l.tex_height())};
+WarmTexture warm_texture(const TexLayout& l, bool rgba16f) {
+  return {rgba16f, pot(l.tex_width()), pot(l.tex_height())};
 }
 
 // GLSL for the texel of (n, h, w, s) of a tensor whose #defines start with `p` (gl_tensor.h).
@@ -83,7 +83,8 @@ constexpr std::int64_t kMaxLinearTexels = std::int64_t{1} << 21;
 // images without a format under GL_EXT_shader_image_load_formatted. Without that extension
 // (llvmpipe) imageLoad needs the format, and the input images keep it: imageLoad costs llvmpipe
 // half a texelFetch, and llvmpipe builds a variant of the program per bound texture format at
-// dispatch anyway, so a sampler would buy it no reuse across precisions.
+// dispatch anyway, so a sampler would buy it no reuse across precisions. What does is fp16
+// storage emulated in RGBA32F (fp16_storage.h, flag gl.fp16_storage): every format is rgba32f.
 // Shapes are uniforms (`uniforms` holds them after the call's own) unless the call asks for
 // #defines (KernelCall::static_shapes).
 std::string prelude(const KernelCall& call, std::array<int, 3> local, bool images,
@@ -110,7 +111,7 @@ ivec3 global_id() { return ivec3(gl_GlobalInvocationID) + tfjsi_group_base * ive
     if (call.static_shapes) s += def_layout(up, in.layout());
     if (images) {
       const std::string format =
-          load_formatted ? "" : std::string(in.fp16() ? "rgba16f, " : "rgba32f, ");
+          load_formatted ? "" : std::string(in.rgba16f() ? "rgba16f, " : "rgba32f, ");
       s += "layout(" + format + "binding = " + std::to_string(i + 1) +
            ") readonly uniform image2D " + n + ";\n";
       s += "vec4 load_" + n + "(int n, int h, int w, int s) { return imageLoad(" + n + ", " +
@@ -225,7 +226,7 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
     int& l = local[2] > 1 ? local[2] : local[1] > 1 ? local[1] : local[0];
     l = std::max(1, l / 2);
   }
-  const bool fp16 = call.output->fp16();
+  const bool out_rgba16f = call.output->rgba16f();
   // Inputs are read as images where the driver has the units (the output takes unit 0): on Mesa's
   // llvmpipe an imageLoad costs half a texelFetch, and on GPUs the two are alike. Samplers
   // otherwise, so that a kernel with many inputs still runs.
@@ -269,8 +270,8 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   d.images = images;
   d.shader = call.shader;
   d.uniforms = std::move(uniforms);
-  for (const GlTensorData* in : call.inputs) d.inputs.push_back({in->texture(), in->fp16()});
-  d.output = {call.output->texture(), fp16};
+  for (const GlTensorData* in : call.inputs) d.inputs.push_back({in->texture(), in->rgba16f()});
+  d.output = {call.output->texture(), out_rgba16f};
   d.groups = groups, d.limit = limit, d.split = split;
   if (fresh) {
     stats_.compile_ms += ms_since(t0);
@@ -292,8 +293,8 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
         for (const UniformValue& u : d.uniforms)
           job.uniforms.push_back({u.name, u.is_float, u.i, u.f});
         for (const GlTensorData* in : call.inputs)
-          job.inputs.push_back(warm_texture(in->layout(), in->fp16()));
-        job.output = warm_texture(call.output->layout(), fp16);
+          job.inputs.push_back(warm_texture(in->layout(), in->rgba16f()));
+        job.output = warm_texture(call.output->layout(), out_rgba16f);
         prog.warm = w->submit(std::move(job));
         if (progress_) run_tickets_.emplace_back(prog.warm, &prog);
       }
@@ -304,6 +305,12 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
 }
 
 void GlBackend::dispatch(const KernelCall& call) {
+  dispatch_one(call);
+  if (call.output && call.output->storage() == Storage::Fp16Emulated && half_rules_)
+    dispatch_one(half_round_call(*call.output, half_rules_->store));
+}
+
+void GlBackend::dispatch_one(const KernelCall& call) {
   PreparedDispatch d = prepare(call);
   if (pending_.empty() && !d.ahead && !d.prog->warm) {
     issue(d);
@@ -318,7 +325,8 @@ void GlBackend::dispatch(const KernelCall& call) {
     return true;
   };
   bool held = hold(call.output);
-  for (const GlTensorData* in : call.inputs) held = hold(in) && held;
+  // (Once each: drop_pending reads the output's count of owners.)
+  for (const GlTensorData* in : call.inputs) held = (in == call.output || hold(in)) && held;
   if (!held) {
     flush_pending();
     await_warm(*d.prog, true);
@@ -407,14 +415,14 @@ void GlBackend::issue(PreparedDispatch& d) {
     const PreparedDispatch::Bound& in = d.inputs[i];
     if (d.images) {
       glBindImageTexture(static_cast<GLuint>(i + 1), in.texture, 0, GL_FALSE, 0, GL_READ_ONLY,
-                         in.fp16 ? GL_RGBA16F : GL_RGBA32F);
+                         in.rgba16f ? GL_RGBA16F : GL_RGBA32F);
     } else {
       glActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(i));
       glBindTexture(GL_TEXTURE_2D, in.texture);
     }
   }
   glBindImageTexture(0, d.output.texture, 0, GL_FALSE, 0, GL_WRITE_ONLY,
-                     d.output.fp16 ? GL_RGBA16F : GL_RGBA32F);
+                     d.output.rgba16f ? GL_RGBA16F : GL_RGBA32F);
   const auto& groups = d.groups;
   const auto& limit = d.limit;
   // The uniform keeps its value in the program: set it on every dispatch, 0 when not cut.

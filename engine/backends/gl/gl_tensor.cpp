@@ -46,7 +46,7 @@ bool fits(const Shape& shape, const GlLimits& limits) {
 
 GlTensorData::~GlTensorData() {
   if (auto pool = pool_.lock(); pool && texture_)
-    pool->give(std::move(texture_), TexturePool::key_of(layout_, fp16_));
+    pool->give(std::move(texture_), TexturePool::key_of(layout_, rgba16f()));
 }
 
 std::size_t GlTensorData::bytes() const {
@@ -54,10 +54,11 @@ std::size_t GlTensorData::bytes() const {
   const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());
   std::size_t packed = 0;
   for (const auto& p : packed_) packed += p.second->bytes();
-  return texels * (fp16_ ? 8 : 16) + packed;
+  return texels * (rgba16f() ? 8 : 16) + packed;  // emulated fp16: RGBA32F's 16
 }
 
-GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16) {
+GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout,
+                      bool rgba16f) {
   GlObject tex(ctx, GlKind::Texture);
   while (glGetError() != GL_NO_ERROR) {
     // Errors left by earlier calls are not this allocation's.
@@ -65,7 +66,7 @@ GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& la
   glBindTexture(GL_TEXTURE_2D, tex.id());
   const auto w = static_cast<GLsizei>(layout.tex_width());
   const auto h = static_cast<GLsizei>(layout.tex_height());
-  glTexStorage2D(GL_TEXTURE_2D, 1, fp16 ? GL_RGBA16F : GL_RGBA32F, w, h);
+  glTexStorage2D(GL_TEXTURE_2D, 1, rgba16f ? GL_RGBA16F : GL_RGBA32F, w, h);
   const GLenum err = glGetError();
   // Nearest and one level: texelFetch needs a complete texture.
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -79,25 +80,35 @@ GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& la
                                                       : "GL error " + std::to_string(err);
     if (err == GL_CONTEXT_LOST) ctx->mark_lost("GL_CONTEXT_LOST");
     throw std::runtime_error("gl backend: cannot allocate a " + std::to_string(w) + "x" +
-                             std::to_string(h) + (fp16 ? " RGBA16F" : " RGBA32F") + " texture (" +
-                             what + ")");
+                             std::to_string(h) + (rgba16f ? " RGBA16F" : " RGBA32F") +
+                             " texture (" + what + ")");
   }
   return tex;
 }
 
-std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& l) {
+void pack_phwc4(const HostTensor& t, const TexLayout& l, std::vector<float>& out) {
   const std::int64_t C4 = l.c4();
-  std::vector<float> out(static_cast<std::size_t>(l.tex_width() * l.tex_height() * 4), 0.f);
-  const auto src = t.values<float>();
+  // Zeros first: lanes past C and texels off the grid. `out` keeps its memory from call to call.
+  out.assign(static_cast<std::size_t>(l.tex_width() * l.tex_height() * 4), 0.f);
+  const float* src = t.values<float>().data();
+  // In texture order (a texel row is one (n, slice, h) and is contiguous in w), so that writes go
+  // forward through memory: a filter [KH][KW][IC][OC] written element by element in its own order
+  // jumped a whole texture row per 4 channels.
   for (std::int64_t n = 0; n < l.n; ++n)
-    for (std::int64_t h = 0; h < l.h; ++h)
-      for (std::int64_t w = 0; w < l.w; ++w) {
-        const float* px = src.data() + ((n * l.h + h) * l.w + w) * l.c;
-        for (std::int64_t c = 0; c < l.c; ++c) {
-          const std::int64_t y = (n * C4 + c / 4) * l.h + h;
-          out[static_cast<std::size_t>(l.texel_index(w, y) * 4 + c % 4)] = px[c];
-        }
+    for (std::int64_t s = 0; s < C4; ++s) {
+      const std::int64_t lanes = std::min<std::int64_t>(4, l.c - 4 * s);
+      for (std::int64_t h = 0; h < l.h; ++h) {
+        float* row = out.data() + l.texel_index(0, (n * C4 + s) * l.h + h) * 4;
+        const float* px = src + ((n * l.h + h) * l.w) * l.c + 4 * s;
+        for (std::int64_t w = 0; w < l.w; ++w, px += l.c)
+          for (std::int64_t k = 0; k < lanes; ++k) row[w * 4 + k] = px[k];
       }
+    }
+}
+
+std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& l) {
+  std::vector<float> out;
+  pack_phwc4(t, l, out);
   return out;
 }
 

@@ -14,10 +14,11 @@
 // load and store helpers of every kernel's prelude do the mapping.
 // Padding. On llvmpipe a side that is a power of two gets one more texel (a side of 1 three),
 // never addressed: see without_pow2_sides.
-// Rank 5 and more is not handled (those nodes stay on cpu). The texture is RGBA32F or RGBA16F
-// (flag gl.float32_enabled). int32 and bool tensors never become textures: the backend keeps their
-// host copy (they only feed shape-like parameters: sizes, axes, paddings), and nodes with int32 or
-// bool outputs are not supported (they run on cpu).
+// Rank 5 and more is not handled (those nodes stay on cpu). The texture is RGBA32F or, for fp16
+// (flag gl.float32_enabled off), RGBA16F or RGBA32F holding half values (Storage below). int32 and
+// bool tensors never become textures: the backend keeps their host copy (they only feed
+// shape-like parameters: sizes, axes, paddings), and nodes with int32 or bool outputs are not
+// supported (they run on cpu).
 #pragma once
 
 #include <algorithm>
@@ -78,14 +79,25 @@ TexLayout without_pow2_sides(TexLayout l, std::int64_t max_size);
 // Whether a texture for `shape` fits the driver's limits (rank <= 4, sides <= max_texture_size).
 bool fits(const Shape& shape, const GlLimits& limits);
 
+// How a float tensor's values are kept.
+enum class Storage {
+  Fp32,  // RGBA32F
+  Fp16,  // RGBA16F: the driver rounds every value stored
+  // RGBA32F holding only values RGBA16F could hold: uploads and a rounding pass after every
+  // kernel that writes it round as the driver's RGBA16F would (fp16_storage.h), so that fp16
+  // binds the formats fp32 binds and runs fp32's programs. Twice the bytes.
+  Fp16Emulated,
+};
+
 // One tensor's data on the gl backend: a texture (float tensors) or a host copy (int32, bool).
 // Shared (std::enable_shared_from_this): a dispatch kept for later holds its tensors alive.
 class GlTensorData : public runtime::BackendData,
                      public std::enable_shared_from_this<GlTensorData> {
  public:
   // A texture from `pool` goes back to it when the data dies (if the pool is still there).
-  GlTensorData(GlObject texture, TexLayout layout, bool fp16, std::weak_ptr<TexturePool> pool = {})
-      : texture_(std::move(texture)), layout_(layout), fp16_(fp16), pool_(std::move(pool)) {}
+  GlTensorData(GlObject texture, TexLayout layout, Storage storage,
+               std::weak_ptr<TexturePool> pool = {})
+      : texture_(std::move(texture)), layout_(layout), storage_(storage), pool_(std::move(pool)) {}
   explicit GlTensorData(HostTensor host) : host_(std::move(host)) {}
   ~GlTensorData() override;
   GlTensorData(const GlTensorData&) = delete;
@@ -95,7 +107,11 @@ class GlTensorData : public runtime::BackendData,
   bool on_host() const { return !texture_; }
   GLuint texture() const { return texture_.id(); }
   const TexLayout& layout() const { return layout_; }
-  bool fp16() const { return fp16_; }
+  // Half precision values (whatever the texture's format).
+  bool fp16() const { return storage_ != Storage::Fp32; }
+  Storage storage() const { return storage_; }
+  // The texture is RGBA16F (else RGBA32F): what images are declared and bound as.
+  bool rgba16f() const { return storage_ == Storage::Fp16; }
   // Host copy: the data itself for int32/bool, or a small float constant kept at upload so that
   // kernels can read scalar parameters (PadV2's value) without a GPU round trip.
   const std::optional<HostTensor>& host() const { return host_; }
@@ -117,16 +133,18 @@ class GlTensorData : public runtime::BackendData,
  private:
   GlObject texture_;
   TexLayout layout_;
-  bool fp16_ = false;
+  Storage storage_ = Storage::Fp32;
   std::weak_ptr<TexturePool> pool_;
   std::optional<HostTensor> host_;
   mutable std::vector<std::pair<std::string, std::shared_ptr<GlTensorData>>> packed_;
 };
 
-// A new, uninitialised texture for `layout`.
-GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16);
+// A new, uninitialised RGBA16F (else RGBA32F) texture for `layout`.
+GlObject make_texture(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool rgba16f);
 // Texels of a float tensor in PHWC4 order (padding lanes 0), ready for glTexSubImage2D.
 std::vector<float> pack_phwc4(const HostTensor& t, const TexLayout& layout);
+// The same into `out`, whose memory is reused (no allocation, no page faults once it is large).
+void pack_phwc4(const HostTensor& t, const TexLayout& layout, std::vector<float>& out);
 // The inverse: PHWC4 texels to a row-major float32 tensor of `shape`.
 HostTensor unpack_phwc4(std::span<const float> texels, const TexLayout& layout, const Shape& shape);
 

@@ -23,7 +23,7 @@ struct PreparedDispatch {
   std::vector<UniformValue> uniforms;
   struct Bound {
     GLuint texture = 0;
-    bool fp16 = false;
+    bool rgba16f = false;  // else RGBA32F
   };
   std::vector<Bound> inputs;
   Bound output;

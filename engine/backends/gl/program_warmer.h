@@ -26,7 +26,7 @@ namespace tfjsi::gl {
 
 // The texture state a program is dispatched with, which the driver's code depends on.
 struct WarmTexture {
-  bool fp16 = false;
+  bool fp16 = false;                         // RGBA16F (emulated fp16 is RGBA32F)
   bool pot_width = true, pot_height = true;  // sides that are powers of two
 };
 

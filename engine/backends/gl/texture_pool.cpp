@@ -4,13 +4,13 @@
 
 namespace tfjsi::gl {
 
-TexturePool::Key TexturePool::key_of(const TexLayout& layout, bool fp16) {
-  return {layout.tex_width(), layout.tex_height(), fp16};
+TexturePool::Key TexturePool::key_of(const TexLayout& layout, bool rgba16f) {
+  return {layout.tex_width(), layout.tex_height(), rgba16f};
 }
 
 GlObject TexturePool::take(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout,
-                           bool fp16) {
-  const Key key = key_of(layout, fp16);
+                           bool rgba16f) {
+  const Key key = key_of(layout, rgba16f);
   {
     std::lock_guard lock(mutex_);
     Bucket& b = buckets_[key];
@@ -24,7 +24,7 @@ GlObject TexturePool::take(const std::shared_ptr<GlContext>& ctx, const TexLayou
     }
     ++created_;
   }
-  return make_texture(ctx, layout, fp16);
+  return make_texture(ctx, layout, rgba16f);
 }
 
 void TexturePool::give(GlObject texture, Key key) noexcept {

@@ -25,15 +25,17 @@ class TexturePool {
   // One size and format: the texture's width and height in texels, and RGBA16F or RGBA32F.
   struct Key {
     std::int64_t width = 0, height = 0;
-    bool fp16 = false;
+    bool rgba16f = false;
     auto operator<=>(const Key&) const = default;
-    std::size_t bytes() const { return static_cast<std::size_t>(width * height) * (fp16 ? 8 : 16); }
+    std::size_t bytes() const {
+      return static_cast<std::size_t>(width * height) * (rgba16f ? 8 : 16);
+    }
   };
-  // The key of the texture that holds `layout`.
-  static Key key_of(const TexLayout& layout, bool fp16);
+  // The key of the texture that holds `layout` (fp32 and emulated fp16 tensors share RGBA32F's).
+  static Key key_of(const TexLayout& layout, bool rgba16f);
 
   // A texture for `layout`, recycled when one is free, else made (make_texture's errors propagate).
-  GlObject take(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool fp16);
+  GlObject take(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool rgba16f);
   // A texture that take() gave out comes back. Any thread may call this.
   void give(GlObject texture, Key key) noexcept;
   // Frees free textures of sizes that no take() asked for since the last call: what the model no

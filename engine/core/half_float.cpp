@@ -1,9 +1,9 @@
-#include "analysis/fp16_rounding.h"
+#include "core/half_float.h"
 
 #include <bit>
 #include <cmath>
 
-namespace tfjsi::analysis {
+namespace tfjsi {
 
 std::string_view to_string(HalfRounding r) {
   return r == HalfRounding::NearestEven ? "nearest-even" : "toward-zero";
@@ -66,4 +66,4 @@ void round_to_half(std::span<float> values, HalfRule rule) {
   for (float& v : values) v = round_to_half(v, rule);
 }
 
-}  // namespace tfjsi::analysis
+}  // namespace tfjsi
