@@ -143,9 +143,9 @@ std::vector<std::string_view> XnnpackBackend::native_ops() const {
   for (std::string_view op : subgraph_op_names()) ops.push_back(op);
   for (std::string_view op : {"Reshape", "Squeeze", "ExpandDims"})
     if (is_view_op(op)) ops.push_back(op);
-  std::ranges::sort(ops);
-  const auto [first, last] = std::ranges::unique(ops);
-  ops.erase(first, last);
+  // Not std::ranges::unique: clang 14 cannot take libstdc++ 12's ranges::subrange.
+  std::sort(ops.begin(), ops.end());
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
   return ops;
 }
 
