@@ -6,6 +6,7 @@
 // with the partition's time, the others as backend "fused" with fused_into naming the first.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -21,6 +22,11 @@ struct Partition {
   std::vector<int> nodes;                 // node indices, in plan order
   std::vector<graph::TensorRef> inputs;   // values it reads from outside (weights too), each once
   std::vector<graph::TensorRef> outputs;  // values of its nodes read outside it or requested
+  // Lives as long as the plan holding the partition. A backend keys what it caches for the
+  // partition by this token's address and keeps a weak_ptr to it: the allocation cannot be reused
+  // while the weak_ptr lives, so a key never meets another graph's partition, and an expired
+  // token says the cache entry can go.
+  std::shared_ptr<const bool> token = std::make_shared<const bool>(true);
 };
 
 class PartitionRunner {

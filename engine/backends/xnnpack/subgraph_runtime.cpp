@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
-#include <variant>
 
 #include "backends/xnnpack/operator_cache.h"
 #include "backends/xnnpack/pool_choice.h"
@@ -57,36 +55,6 @@ bool check_node(const graph::Graph& graph, const graph::Graph& shapes, int i) {
   return define_subgraph_node(d);
 }
 
-// What a partition's nodes compute: op, name and scalar or list attributes of each. Entries are
-// keyed by node address, which a later graph may reuse (an Executor made after another died):
-// a runtime is only reused for the same computation, not for whatever node lives there now.
-std::string partition_fingerprint(const graph::Graph& graph, const std::vector<int>& nodes) {
-  std::string f;
-  for (int i : nodes) {
-    const graph::Node& n = graph.nodes[static_cast<std::size_t>(i)];
-    f += n.op + '\x1f' + n.name;
-    for (const auto& [key, value] : n.attrs) {
-      f += '\x1e' + key + '=';
-      std::visit(
-          [&f](const auto& v) {
-            using V = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<V, std::string>)
-              f += v;
-            else if constexpr (std::is_arithmetic_v<V>)
-              f += std::to_string(v);
-            else if constexpr (std::is_same_v<V, std::vector<std::int64_t>> ||
-                               std::is_same_v<V, std::vector<float>>)
-              for (auto x : v) f += std::to_string(x) + ',';
-            else if constexpr (std::is_same_v<V, std::vector<std::string>>)
-              for (const auto& x : v) f += x + ',';
-          },
-          value);
-    }
-    f += '\x1d';
-  }
-  return f;
-}
-
 bool is_weight(const graph::Graph& graph, const graph::TensorRef& r) {
   return graph.nodes[r.node].op == "Const";
 }
@@ -125,11 +93,12 @@ SubgraphRuntimes::~SubgraphRuntimes() = default;
 
 void SubgraphRuntimes::prune() {
   std::erase_if(entries_, [](const auto& kv) {
+    if (kv.second.token.expired()) return true;
     for (std::size_t k = 0; k < kv.second.weights.size(); ++k)
       if (kv.second.weight_ptrs[k] && kv.second.weights[k].expired()) return true;
     return false;
   });
-  std::erase_if(given_up_, [&](const graph::Node* n) { return !entries_.count(n); });
+  std::erase_if(given_up_, [&](const bool* key) { return !entries_.count(key); });
 }
 
 void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::Graph& shapes,
@@ -264,8 +233,8 @@ void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::G
   // after its last (XNN_FLAG_YIELD_WORKERS): spinning on through the nodes between partitions
   // made two threads 2-4x slower than one on a busy machine (blazepose-heavy, load 8-10).
   const std::size_t threads = pool ? pthreadpool_get_threads_count(pool) : 1;
-  const PoolUse use = given_up_.count(&graph.nodes[p.nodes.front()]) ? PoolUse::CallingThread
-                                                                     : pool_use(work, threads);
+  const PoolUse use =
+      given_up_.count(p.token.get()) ? PoolUse::CallingThread : pool_use(work, threads);
   e.pool = nullptr;
   xnn_runtime_t rt = nullptr, pooled = nullptr;
   if (xnn_create_runtime_v2(sg, e.pool, XNN_FLAG_YIELD_WORKERS, &rt) != xnn_status_success) return;
@@ -317,17 +286,16 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
   // The runtime is made again for other input shapes, other weights (packed at creation) or
   // another pool size.
   const std::size_t threads = pool ? pthreadpool_get_threads_count(pool) : 1;
-  Entry& e = entries_[&graph.nodes[p.nodes.front()]];
-  std::string fingerprint = partition_fingerprint(graph, p.nodes);
+  Entry& e = entries_[p.token.get()];
   bool same = e.shapes.size() == host.size() && e.threads == threads && e.nodes == p.nodes &&
-              e.outputs == p.outputs && e.fingerprint == fingerprint;
+              e.outputs == p.outputs;
   for (std::size_t k = 0; same && k < host.size(); ++k)
     same = e.shapes[k] == host[k].shape &&
            (!is_weight(graph, p.inputs[k]) ||
             (e.weight_ptrs[k] == host[k].buffer->data() && !e.weights[k].expired()));
   if (!same || e.given != pool || e.remake) {
     e = Entry{};
-    e.fingerprint = std::move(fingerprint);
+    e.token = p.token;
     e.nodes = p.nodes;
     e.outputs = p.outputs;
     for (std::size_t k = 0; k < host.size(); ++k) {
@@ -396,7 +364,7 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
   if (give_up) {
     // The pool stopped paying (the other core got busy): the runtime is made again, on the
     // calling thread, in the next run.
-    given_up_.insert(&first);
+    given_up_.insert(p.token.get());
     e.remake = true;
     ++stats_.given_up;
   }

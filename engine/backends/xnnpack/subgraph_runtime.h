@@ -61,7 +61,7 @@ class SubgraphRuntimes {
     given_up_.clear();
     scratch_ = {};
   }
-  // Drops runtimes whose weights are gone (a closed model).
+  // Drops runtimes whose partition or weights are gone (a closed model).
   void prune();
   std::size_t size() const { return entries_.size(); }
   const SubgraphStats& stats() const { return stats_; }
@@ -75,7 +75,7 @@ class SubgraphRuntimes {
   struct Entry {
     std::vector<int> nodes;
     std::vector<graph::TensorRef> outputs;
-    std::string fingerprint;  // what the nodes compute (ops, names, attributes)
+    std::weak_ptr<const bool> token;  // the partition's (runtime::Partition::token)
     std::vector<Shape> shapes;  // of the partition's inputs
     // Per input: the weight buffer a runtime packed or reads (empty for activations).
     std::vector<std::weak_ptr<const Buffer>> weights;
@@ -101,10 +101,10 @@ class SubgraphRuntimes {
   void build(Entry& e, const graph::Graph& graph, const graph::Graph& shapes,
              const runtime::Partition& p, std::span<const HostTensor> host, pthreadpool_t pool);
 
-  // Keyed by the partition's first node (its address: one plan per graph and backend).
-  std::map<const graph::Node*, Entry> entries_;
-  // Partitions (by first node) the pool stopped paying for: on the calling thread from then on.
-  std::set<const graph::Node*> given_up_;
+  // Keyed by the partition's token (runtime::Partition::token), unique while the entry lives.
+  std::map<const bool*, Entry> entries_;
+  // Partitions (by token) the pool stopped paying for: on the calling thread from then on.
+  std::set<const bool*> given_up_;
   // The values inside partitions, during their runs (one partition runs at a time).
   std::vector<float> scratch_;
   SubgraphStats stats_;
