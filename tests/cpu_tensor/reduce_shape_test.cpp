@@ -110,6 +110,43 @@ class ReduceShapeTest : public QObject {
     EXPECT_FLOATS(run1("Cumsum", {x, scalar_i(0)}, {{"reverse", true}}), 5, 7, 9, 4, 5, 6);
   }
 
+  // Modes the conformance cases (float32, valid shapes) leave out.
+  void cumprodInt32() {
+    auto x = i32({4}, {2, 3, -1, 4});
+    EXPECT_INTS(run1("Cumprod", {x, scalar_i(0)}), 2, 6, -6, -24);
+    EXPECT_INTS(run1("Cumprod", {x, scalar_i(0)}, {{"exclusive", true}, {"reverse", true}}), -12,
+                -4, 4, 1);
+    // Wraps as an Int32Array stores 2^16 * 2^16.
+    EXPECT_INTS(run1("Cumprod", {i32({2}, {65536, 65536}), scalar_i(0)}), 65536, 0);
+  }
+
+  void passThroughAndShapeOpsRefuseBadInput() {
+    auto x = iota_f({2, 3});
+    auto e = run1("EnsureShape", {x}, {{"shape", PartialShape::of({-1, 3})}});
+    QVERIFY(e.buffer == x.buffer);
+    EXPECT_MODEL_ERROR(run1("EnsureShape", {x}, {{"shape", PartialShape::of({3, 2})}}));
+    EXPECT_MODEL_ERROR(run1("EnsureShape", {x, i32({1}, {6})}));
+    EXPECT_MODEL_ERROR(run1("BroadcastArgs", {i32({2}, {2, 3}), i32({1}, {4})}));
+    EXPECT_INTS(run1("BroadcastArgs", {i32({0}, {}), i32({2}, {5, 1})}), 5, 1);
+    EXPECT_MODEL_ERROR(run1("LinSpace", {scalar_f(0), scalar_f(1), scalar_i(0)}));
+    EXPECT_MODEL_ERROR(run1("Reverse", {x, b8({1}, {1})}));
+    EXPECT_MODEL_ERROR(run1("ReverseV2", {x, i32({1}, {2})}));
+  }
+
+  void reverseBoolAndEmpty() {
+    EXPECT_BOOLS(run1("ReverseV2", {b8({2, 2}, {1, 0, 0, 0}), i32({1}, {-1})}), 0, 1, 0, 0);
+    EXPECT_SHAPE(run1("Reverse", {iota_f({0, 3}), b8({2}, {1, 1})}), 0, 3);
+  }
+
+  void matrixBandPartBounds() {
+    // A bound past the matrix size keeps everything (TF.js clamps it), and an empty batch is fine.
+    auto x = iota_f({2, 2}, 1, 1);
+    EXPECT_FLOATS(run1("MatrixBandPart", {x, scalar_i(5), scalar_i(5)}), 1, 2, 3, 4);
+    EXPECT_FLOATS(run1("MatrixBandPart", {x, scalar_i(0), scalar_i(0)}), 1, 0, 0, 4);
+    EXPECT_SHAPE(run1("MatrixBandPart", {iota_f({0, 2, 2}), scalar_i(0), scalar_i(0)}), 0, 2, 2);
+    EXPECT_MODEL_ERROR(run1("MatrixBandPart", {iota_f({3}), scalar_i(0), scalar_i(0)}));
+  }
+
   void reshapeSharesBuffer() {
     auto x = iota_f({2, 6});
     auto r = run1("Reshape", {x, i32({3}, {3, -1, 2})});
