@@ -130,6 +130,10 @@ std::vector<HostTensor> ZerosLike(const KernelContext&);
 std::vector<HostTensor> OnesLike(const KernelContext&);
 std::vector<HostTensor> Range(const KernelContext&);
 std::vector<HostTensor> LinSpace(const KernelContext&);
+std::vector<HostTensor> RandomStandardNormal(const KernelContext&);
+std::vector<HostTensor> TruncatedNormal(const KernelContext&);
+std::vector<HostTensor> RandomUniformInt(const KernelContext&);
+std::vector<HostTensor> Multinomial(const KernelContext&);
 std::vector<HostTensor> OneHot(const KernelContext&);
 std::vector<HostTensor> ConcatV2(const KernelContext&);
 std::vector<HostTensor> Concat(const KernelContext&);
@@ -284,6 +288,10 @@ std::span<const KernelEntry> kernel_registry() {
       {"OnesLike", tensor_ops::OnesLike},
       {"Range", tensor_ops::Range},
       {"LinSpace", tensor_ops::LinSpace},
+      {"RandomStandardNormal", tensor_ops::RandomStandardNormal},
+      {"TruncatedNormal", tensor_ops::TruncatedNormal},
+      {"RandomUniformInt", tensor_ops::RandomUniformInt},
+      {"Multinomial", tensor_ops::Multinomial},
       {"OneHot", tensor_ops::OneHot},
       {"ConcatV2", tensor_ops::ConcatV2},
       {"Concat", tensor_ops::Concat},
