@@ -455,6 +455,12 @@ class GlKernelsTest : public QObject {
       check(n, in,
             "ConcatV2 axis " + std::to_string(axis) + " first " + shape_to_string(shapes[0]));
       if (QTest::currentTestFailed()) return;
+      // TF1's Concat: the same values with the axis first.
+      in.insert(in.begin(), in.back());
+      in.pop_back();
+      check(test::make_node("Concat", shapes.size() + 1), in,
+            "Concat axis " + std::to_string(axis) + " first " + shape_to_string(shapes[0]));
+      if (QTest::currentTestFailed()) return;
     }
   }
 
