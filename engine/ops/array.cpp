@@ -1,5 +1,6 @@
 // Shape-moving ops: Reshape, ExpandDims, Squeeze, Concat, Pack, Unpack, Transpose, StridedSlice,
-// Slice, Pad, Tile, BroadcastTo, Fill, Range, Gather, Split, Shape, Size, SparseToDense, Where.
+// Slice, Reverse, Pad, Tile, BroadcastTo, BroadcastArgs, Fill, Zeros, Ones, Range, LinSpace,
+// Gather, Split, Shape, ShapeN, Size, SparseToDense, Where.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -451,6 +452,32 @@ void fill(InferContext& c) {
     c.set_value(0, KnownValue{v->dtype, *dims, std::vector<double>(count(*dims), v->v[0])});
 }
 
+// The rank a shape-vector input gives its result: its length when known, else -1.
+int rank_from_shape_input(const InferContext& c, std::size_t i) {
+  const PartialShape s = c.shape(i);
+  return s.rank_known && s.dims.size() == 1 ? static_cast<int>(s.dims[0]) : -1;
+}
+
+// Zeros, Ones (TF.js's own ops): input 0 is the shape, attribute T the dtype (float32 by default).
+void zeros_ones(InferContext& c) {
+  const DType dtype = c.attr<DType>("T", DType::Float32);
+  const auto dims = c.ints(0);
+  if (!dims) {
+    c.set(0, dtype, with_rank(PartialShape::unknown(), rank_from_shape_input(c, 0)));
+    return;
+  }
+  c.set(0, dtype, PartialShape::of(*dims));
+  if (PartialShape::of(*dims).fully_known() && count(*dims) <= kMaxKnownElements)
+    c.set_value(0, KnownValue{dtype, *dims,
+                              std::vector<double>(count(*dims), c.node.op == "Ones" ? 1.0 : 0.0)});
+}
+
+// LinSpace(start, stop, num): [num] float32 (TF.js makes float32 whatever T says).
+void linspace(InferContext& c) {
+  const auto num = c.scalar(2);
+  c.set(0, DType::Float32, PartialShape::of({num && *num >= 0 ? *num : -1}));
+}
+
 void range(InferContext& c) {
   auto dtype = try_attr<DType>(c.node, "Tidx");
   if (!dtype) dtype = c.in(0).dtype;
@@ -642,13 +669,43 @@ void sparse_to_dense(InferContext& c) {
                   ss.rank_known && ss.dims.size() == 1 ? static_cast<int>(ss.dims[0]) : -1));
 }
 
+// ShapeN: one shape vector per input, float32 as TF.js makes them (tensor1d without a dtype).
+void shape_n(InferContext& c) {
+  for (std::size_t k = 0; k < c.num_inputs(); ++k) {
+    const PartialShape in = c.shape(k);
+    c.set(k, DType::Float32, PartialShape::of({in.rank_known ? in.rank() : -1}));
+    if (in.fully_known())
+      c.set_value(k, KnownValue{DType::Float32,
+                                {static_cast<std::int64_t>(in.dims.size())},
+                                {in.dims.begin(), in.dims.end()}});
+  }
+}
+
+// BroadcastArgs(s0, s1): the broadcast shape of two shape vectors, folded when both are known.
+void broadcast_args(InferContext& c) {
+  const int r0 = rank_from_shape_input(c, 0), r1 = rank_from_shape_input(c, 1);
+  c.set(0, DType::Int32, PartialShape::of({r0 < 0 || r1 < 0 ? -1 : std::max(r0, r1)}));
+  const auto a = c.ints(0), b = c.ints(1);
+  if (!a || !b) return;
+  const auto s = broadcast_shapes(PartialShape::of(*a), PartialShape::of(*b));
+  if (!s.fully_known()) return;
+  c.set_value(0, KnownValue{DType::Int32,
+                            {static_cast<std::int64_t>(s.dims.size())},
+                            {s.dims.begin(), s.dims.end()}});
+}
+
+// Reverse, ReverseV2: x's shape.
+void same_shape(InferContext& c) {
+  c.set(0, c.t(), c.shape(0));
+}
+
 void where(InferContext& c) {
   const PartialShape in = c.shape(0);
   c.set(0, DType::Int32, PartialShape::of({-1, in.rank_known ? in.rank() : -1}));
 }
 
 constexpr OpDef kOps[] = {
-    {"BroadcastArgs", nullptr, Family::Shape},
+    {"BroadcastArgs", broadcast_args, Family::Shape},
     {"BroadcastTo", broadcast_to, Family::Shape},
     {"Concat", concat, Family::Shape},
     {"ConcatV2", concat, Family::Shape},
@@ -657,19 +714,21 @@ constexpr OpDef kOps[] = {
     {"Gather", gather, Family::Shape},
     {"GatherNd", gather_nd, Family::Shape},
     {"GatherV2", gather, Family::Shape},
+    {"LinSpace", linspace, Family::Shape},
     {"MirrorPad", pad, Family::Shape},
     {"OneHot", nullptr, Family::Shape},
+    {"Ones", zeros_ones, Family::Shape},
     {"Pack", pack, Family::Shape},
     {"Pad", pad, Family::Shape},
     {"PadV2", pad, Family::Shape},
     {"Range", range, Family::Shape},
     {"Rank", rank_op, Family::Shape},
     {"Reshape", reshape, Family::Shape},
-    {"Reverse", nullptr, Family::Shape},
-    {"ReverseV2", nullptr, Family::Shape},
+    {"Reverse", same_shape, Family::Shape},
+    {"ReverseV2", same_shape, Family::Shape},
     {"ScatterNd", nullptr, Family::Shape},
     {"Shape", shape_op, Family::Shape},
-    {"ShapeN", nullptr, Family::Shape},
+    {"ShapeN", shape_n, Family::Shape},
     {"Size", size_op, Family::Shape},
     {"Slice", slice, Family::Shape},
     {"SparseToDense", sparse_to_dense, Family::Other},
@@ -681,6 +740,7 @@ constexpr OpDef kOps[] = {
     {"Transpose", transpose, Family::Shape},
     {"Unpack", unpack, Family::Shape},
     {"Where", where, Family::Shape},
+    {"Zeros", zeros_ones, Family::Shape},
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Elementwise ops: unary (same shape), binary with broadcasting, comparisons and logic (bool),
-// Select, AddN, Cast, the activations and normalizations that keep their input's shape. Integer
+// Select, AddN, Cast, MatrixBandPart, the activations and normalizations that keep their input's
+// shape, and the ops that pass their input through (Identity, Print, EnsureShape, ...). Integer
 // arithmetic on known values is folded so Shape -> math -> Reshape chains keep their shapes.
 #include <cmath>
 #include <functional>
@@ -115,18 +116,26 @@ void to_bool_unary(InferContext& c) {
   c.set(0, DType::Bool, c.shape(0));
 }
 
+// FusedBatchNorm(V2, V3): y like x; batch mean and variance (and TF's reserve spaces) are, at
+// inference, the given mean and variance; V3's sixth output is empty.
+void fused_batch_norm(InferContext& c) {
+  c.set(0, c.t(), c.shape(0));
+  for (std::size_t k = 1; k < 5; ++k) c.set(k, c.t(), c.shape(k % 2 == 1 ? 3 : 4));
+  if (c.node.op == "FusedBatchNormV3") c.set(5, c.t(), PartialShape::of({0}));
+}
+
 constexpr OpDef kOps[] = {
     {"Abs", same_as_input, Family::Elementwise},
     {"Acos", same_as_input, Family::Elementwise},
-    {"Acosh", same_as_input, Family::Other},
+    {"Acosh", same_as_input, Family::Elementwise},
     {"Add", binary, Family::Elementwise},
     {"AddN", add_n, Family::Elementwise},
     {"AddV2", binary, Family::Elementwise},
     {"Asin", same_as_input, Family::Elementwise},
-    {"Asinh", same_as_input, Family::Other},
+    {"Asinh", same_as_input, Family::Elementwise},
     {"Atan", same_as_input, Family::Elementwise},
     {"Atan2", binary, Family::Elementwise},
-    {"Atanh", same_as_input, Family::Other},
+    {"Atanh", same_as_input, Family::Elementwise},
     {"BiasAdd", same_as_input, Family::Elementwise},
     {"BiasAddV1", binary, Family::Other},
     {"Cast", cast, Family::Shape},
@@ -145,18 +154,20 @@ constexpr OpDef kOps[] = {
     {"Exit", identity, Family::Control},
     {"Exp", same_as_input, Family::Elementwise},
     {"Expm1", same_as_input, Family::Elementwise},
+    {"FakeQuantWithMinMaxVars", identity, Family::Other},
     {"Floor", same_as_input, Family::Elementwise},
     {"FloorDiv", binary, Family::Elementwise},
     {"FloorMod", binary, Family::Elementwise},
-    {"FusedBatchNorm", same_as_input, Family::Normalization},
-    {"FusedBatchNormV3", nullptr, Family::Normalization},
+    {"FusedBatchNorm", fused_batch_norm, Family::Normalization},
+    {"FusedBatchNormV2", fused_batch_norm, Family::Normalization},
+    {"FusedBatchNormV3", fused_batch_norm, Family::Normalization},
     {"Gelu", nullptr, Family::Activation},
     {"Greater", compare, Family::Elementwise},
     {"GreaterEqual", compare, Family::Elementwise},
     {"HardSigmoid", nullptr, Family::Activation},
     {"Identity", identity, Family::Output},
-    {"IsFinite", to_bool_unary, Family::Other},
-    {"IsInf", to_bool_unary, Family::Other},
+    {"IsFinite", to_bool_unary, Family::Elementwise},
+    {"IsInf", to_bool_unary, Family::Elementwise},
     {"IsNan", to_bool_unary, Family::Elementwise},
     {"LRN", same_as_input, Family::Normalization},
     {"LeakyRelu", same_as_input, Family::Activation},
@@ -169,6 +180,7 @@ constexpr OpDef kOps[] = {
     {"LogicalNot", to_bool_unary, Family::Elementwise},
     {"LogicalOr", compare, Family::Elementwise},
     {"LoopCond", identity, Family::Control},
+    {"MatrixBandPart", same_as_input, Family::Elementwise},
     {"Maximum", binary, Family::Elementwise},
     {"Minimum", binary, Family::Elementwise},
     {"Mod", binary, Family::Elementwise},
@@ -180,6 +192,7 @@ constexpr OpDef kOps[] = {
     {"Pow", binary, Family::Elementwise},
     {"Prelu", same_as_input, Family::Activation},
     {"PreventGradient", identity, Family::Other},
+    {"Print", identity, Family::Other},
     {"RealDiv", binary, Family::Elementwise},
     {"Reciprocal", same_as_input, Family::Elementwise},
     {"RefIdentity", identity, Family::Other},

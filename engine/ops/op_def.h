@@ -50,5 +50,6 @@ std::span<const OpDef> selection_ops();
 std::span<const OpDef> array_ops();
 std::span<const OpDef> reduction_ops();
 std::span<const OpDef> control_ops();
+std::span<const OpDef> random_ops();
 
 }  // namespace tfjsi::ops

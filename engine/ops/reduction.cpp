@@ -1,4 +1,5 @@
-// Reductions over constant axes (Sum, Mean, Max, ...) with keep_dims, and ArgMax/ArgMin.
+// Reductions over constant axes (Sum, Mean, Max, EuclideanNorm, ...) with keep_dims, ArgMax/ArgMin
+// and the running Cumsum/Cumprod.
 #include <algorithm>
 
 #include "ops/attr.h"
@@ -32,8 +33,10 @@ PartialShape reduced(const PartialShape& in, const std::optional<std::vector<std
 
 void reduce(InferContext& c) {
   const bool keep = c.attr<bool>("keep_dims", false);
-  c.set(0, c.node.op == "All" || c.node.op == "Any" ? std::optional(DType::Bool) : c.t(),
-        reduced(c.shape(0), c.ints(1), keep));
+  std::optional<DType> dtype = c.t();
+  if (c.node.op == "All" || c.node.op == "Any") dtype = DType::Bool;
+  if (c.node.op == "EuclideanNorm") dtype = DType::Float32;  // TF.js's sqrt makes float32
+  c.set(0, dtype, reduced(c.shape(0), c.ints(1), keep));
   // Prod of a known shape vector: the element count some models compute before a Reshape.
   const KnownValue* v = c.value(0);
   if (c.node.op == "Prod" && v && v->shape.size() == 1 && c.ints(1) && !keep) {
@@ -54,13 +57,18 @@ void arg_reduce(InferContext& c) {
     c.out[0].shape = with_rank(PartialShape::unknown(), c.shape(0).rank() - 1);
 }
 
+// Cumsum, Cumprod: x's shape.
+void cumulative(InferContext& c) {
+  c.set(0, c.t(), c.shape(0));
+}
+
 constexpr OpDef kOps[] = {
-    {"All", reduce, Family::Pooling},        {"Any", reduce, Family::Pooling},
-    {"ArgMax", arg_reduce, Family::Pooling}, {"ArgMin", arg_reduce, Family::Pooling},
-    {"Cumsum", nullptr, Family::Pooling},    {"EuclideanNorm", reduce, Family::Other},
-    {"Max", reduce, Family::Pooling},        {"Mean", reduce, Family::Pooling},
-    {"Min", reduce, Family::Pooling},        {"Prod", reduce, Family::Pooling},
-    {"Sum", reduce, Family::Pooling},
+    {"All", reduce, Family::Pooling},           {"Any", reduce, Family::Pooling},
+    {"ArgMax", arg_reduce, Family::Pooling},    {"ArgMin", arg_reduce, Family::Pooling},
+    {"Cumprod", cumulative, Family::Pooling},   {"Cumsum", cumulative, Family::Pooling},
+    {"EuclideanNorm", reduce, Family::Pooling}, {"Max", reduce, Family::Pooling},
+    {"Mean", reduce, Family::Pooling},          {"Min", reduce, Family::Pooling},
+    {"Prod", reduce, Family::Pooling},          {"Sum", reduce, Family::Pooling},
 };
 
 }  // namespace

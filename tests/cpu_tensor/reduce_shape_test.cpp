@@ -2,6 +2,7 @@
 // against hand-worked values and naive loops written here.
 #include <pthreadpool.h>
 #include <QtTest>
+#include <algorithm>
 #include <numeric>
 
 #include "tensor_test_util.h"
@@ -108,6 +109,66 @@ class ReduceShapeTest : public QObject {
     EXPECT_FLOATS(run1("Cumsum", {x, scalar_i(1)}), 1, 3, 6, 4, 9, 15);
     EXPECT_FLOATS(run1("Cumsum", {x, scalar_i(1)}, {{"exclusive", true}}), 0, 1, 3, 0, 4, 9);
     EXPECT_FLOATS(run1("Cumsum", {x, scalar_i(0)}, {{"reverse", true}}), 5, 7, 9, 4, 5, 6);
+  }
+
+  // Modes the conformance cases (float32, valid shapes) leave out.
+  void cumprodInt32() {
+    auto x = i32({4}, {2, 3, -1, 4});
+    EXPECT_INTS(run1("Cumprod", {x, scalar_i(0)}), 2, 6, -6, -24);
+    EXPECT_INTS(run1("Cumprod", {x, scalar_i(0)}, {{"exclusive", true}, {"reverse", true}}), -12,
+                -4, 4, 1);
+    // Wraps as an Int32Array stores 2^16 * 2^16.
+    EXPECT_INTS(run1("Cumprod", {i32({2}, {65536, 65536}), scalar_i(0)}), 65536, 0);
+  }
+
+  void passThroughAndShapeOpsRefuseBadInput() {
+    auto x = iota_f({2, 3});
+    auto e = run1("EnsureShape", {x}, {{"shape", PartialShape::of({-1, 3})}});
+    QVERIFY(e.buffer == x.buffer);
+    EXPECT_MODEL_ERROR(run1("EnsureShape", {x}, {{"shape", PartialShape::of({3, 2})}}));
+    EXPECT_MODEL_ERROR(run1("EnsureShape", {x, i32({1}, {6})}));
+    EXPECT_MODEL_ERROR(run1("BroadcastArgs", {i32({2}, {2, 3}), i32({1}, {4})}));
+    EXPECT_INTS(run1("BroadcastArgs", {i32({0}, {}), i32({2}, {5, 1})}), 5, 1);
+    EXPECT_MODEL_ERROR(run1("LinSpace", {scalar_f(0), scalar_f(1), scalar_i(0)}));
+    EXPECT_MODEL_ERROR(run1("Reverse", {x, b8({1}, {1})}));
+    EXPECT_MODEL_ERROR(run1("ReverseV2", {x, i32({1}, {2})}));
+  }
+
+  void reverseBoolAndEmpty() {
+    EXPECT_BOOLS(run1("ReverseV2", {b8({2, 2}, {1, 0, 0, 0}), i32({1}, {-1})}), 0, 1, 0, 0);
+    EXPECT_SHAPE(run1("Reverse", {iota_f({0, 3}), b8({2}, {1, 1})}), 0, 3);
+  }
+
+  void matrixBandPartBounds() {
+    // A bound past the matrix size keeps everything (TF.js clamps it), and an empty batch is fine.
+    auto x = iota_f({2, 2}, 1, 1);
+    EXPECT_FLOATS(run1("MatrixBandPart", {x, scalar_i(5), scalar_i(5)}), 1, 2, 3, 4);
+    EXPECT_FLOATS(run1("MatrixBandPart", {x, scalar_i(0), scalar_i(0)}), 1, 0, 0, 4);
+    EXPECT_SHAPE(run1("MatrixBandPart", {iota_f({0, 2, 2}), scalar_i(0), scalar_i(0)}), 0, 2, 2);
+    EXPECT_MODEL_ERROR(run1("MatrixBandPart", {iota_f({3}), scalar_i(0), scalar_i(0)}));
+  }
+
+  // Without a seed (seed 0 or absent: TF.js then seeds from Math.random) each run draws anew from
+  // the same distribution; the conformance cases check the seeded numbers against TF.js.
+  void randomWithoutSeed() {
+    const auto shape = i32({1}, {20000});
+    const auto a = fvals(run1("RandomStandardNormal", {shape}, {{"seed", std::int64_t{0}}}));
+    const auto b = fvals(run1("RandomStandardNormal", {shape}));
+    QVERIFY(a != b);
+    double sum = 0, sq = 0;
+    for (float v : a) sum += v, sq += double(v) * v;
+    const double mean = sum / a.size(), var = sq / a.size() - mean * mean;
+    QVERIFY2(std::abs(mean) < 0.05 && std::abs(var - 1) < 0.05,
+             qPrintable(QString("mean %1, variance %2").arg(mean).arg(var)));
+    const auto t = fvals(run1("TruncatedNormal", {shape}, {{"stddev", 0.5f}}));
+    QVERIFY(*std::ranges::max_element(t) <= 1.0f && *std::ranges::min_element(t) >= -1.0f);
+    const auto u = ivals(run1("RandomUniformInt", {i32({1}, {1000}), scalar_i(-3), scalar_i(4)}));
+    QCOMPARE(*std::ranges::min_element(u), -2);  // trunc(-3 + 7u) for u in [0, 1)
+    QCOMPARE(*std::ranges::max_element(u), 3);
+    // Class 1 holds about e^2 / (1 + e^2 + 1) of the mass.
+    const auto m = ivals(run1("Multinomial", {f32({1, 3}, {0, 2, 0}), scalar_i(20000)}));
+    const double share = std::ranges::count(m, 1) / 20000.0;
+    QVERIFY2(std::abs(share - 0.7869) < 0.03, qPrintable(QString::number(share)));
   }
 
   void reshapeSharesBuffer() {

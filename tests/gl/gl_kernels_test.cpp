@@ -455,6 +455,12 @@ class GlKernelsTest : public QObject {
       check(n, in,
             "ConcatV2 axis " + std::to_string(axis) + " first " + shape_to_string(shapes[0]));
       if (QTest::currentTestFailed()) return;
+      // TF1's Concat: the same values with the axis first.
+      in.insert(in.begin(), in.back());
+      in.pop_back();
+      check(test::make_node("Concat", shapes.size() + 1), in,
+            "Concat axis " + std::to_string(axis) + " first " + shape_to_string(shapes[0]));
+      if (QTest::currentTestFailed()) return;
     }
   }
 
@@ -516,7 +522,8 @@ class GlKernelsTest : public QObject {
          {Case{"Rsqrt", 0.1f, 4.f}, Case{"Sqrt", 0.f, 9.f}, Case{"Reciprocal", 0.5f, 4.f},
           Case{"Floor", -5.f, 5.f}, Case{"Ceil", -5.f, 5.f}, Case{"Log", 0.01f, 10.f},
           Case{"Sin", -6.f, 6.f}, Case{"Cos", -6.f, 6.f}, Case{"Round", -5.f, 5.f},
-          Case{"Softplus", -20.f, 20.f}, Case{"Sign", -2.f, 2.f}, Case{"Asinh", -10.f, 10.f}})
+          Case{"Softplus", -20.f, 20.f}, Case{"Sign", -2.f, 2.f}, Case{"Asinh", -10.f, 10.f},
+          Case{"Acosh", 1.5f, 10.f}, Case{"Atanh", -0.9f, 0.9f}})
       for (const Shape& s : {Shape{7}, Shape{2, 5, 6, 3}}) {
         HostTensor x = rnd(s, c.lo, c.hi);
         // Steps (Floor, Round, ...) jump where fp16 storage moves an input across a step: feed

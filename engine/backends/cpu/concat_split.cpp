@@ -1,5 +1,5 @@
-// Joining and splitting along an axis: ConcatV2, Pack, Unpack, Split, SplitV. Every one is a set of
-// block copies over the view [outer, axis * inner].
+// Joining and splitting along an axis: ConcatV2, Concat, Pack, Unpack, Split, SplitV. Every one is
+// a set of block copies over the view [outer, axis * inner].
 #include <algorithm>
 #include <vector>
 
@@ -81,20 +81,31 @@ DType common_type(const KernelContext& ctx, std::size_t begin, std::size_t end) 
   return t;
 }
 
+// Concatenates inputs [first, first + n) along the axis in input `axis_input`.
+std::vector<HostTensor> concat_inputs(const KernelContext& ctx, std::size_t first, std::size_t n,
+                                      std::size_t axis_input) {
+  const HostTensor& x0 = input(ctx, first);
+  if (x0.rank() == 0) fail(ctx, "cannot concatenate scalars");
+  const int axis = normalize_axis(ctx, read_int(ctx, axis_input, "axis"), x0.rank());
+  const DType t = common_type(ctx, first, first + n);
+  std::vector<HostTensor> parts;
+  for (std::size_t i = first; i < first + n; ++i) parts.push_back(convert(ctx.inputs[i], t));
+  if (n == 1) return {parts.front()};
+  return {concat_along(ctx, parts, axis)};
+}
+
 }  // namespace
 
 // Inputs: N tensors, then the axis.
 std::vector<HostTensor> ConcatV2(const KernelContext& ctx) {
   require_inputs(ctx, 2);
-  const std::size_t n = ctx.inputs.size() - 1;
-  const HostTensor& first = input(ctx, 0);
-  if (first.rank() == 0) fail(ctx, "cannot concatenate scalars");
-  const int axis = normalize_axis(ctx, read_int(ctx, n, "axis"), first.rank());
-  const DType t = common_type(ctx, 0, n);
-  std::vector<HostTensor> parts;
-  for (std::size_t i = 0; i < n; ++i) parts.push_back(convert(ctx.inputs[i], t));
-  if (n == 1) return {parts.front()};
-  return {concat_along(ctx, parts, axis)};
+  return concat_inputs(ctx, 0, ctx.inputs.size() - 1, ctx.inputs.size() - 1);
+}
+
+// TF1's Concat: the axis first, then the N tensors.
+std::vector<HostTensor> Concat(const KernelContext& ctx) {
+  require_inputs(ctx, 2);
+  return concat_inputs(ctx, 1, ctx.inputs.size() - 1, 0);
 }
 
 // Stacks N same-shaped tensors along a new axis.

@@ -1,4 +1,5 @@
-// Ops that make new tensors from scalars: Fill, ZerosLike, OnesLike, Range, OneHot.
+// Ops that make new tensors from scalars: Fill, Zeros, Ones, ZerosLike, OnesLike, Range, LinSpace,
+// OneHot.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -47,6 +48,20 @@ std::vector<HostTensor> Fill(const KernelContext& ctx) {
   return {out};
 }
 
+// TF.js's own ops (tf.zeros, tf.ones in a graph): input 0 is the shape, attribute T the dtype.
+std::vector<HostTensor> Zeros(const KernelContext& ctx) {
+  require_inputs(ctx, 1, 1);
+  return {HostTensor::zeros(ops::attr<DType>(ctx.node, "T", DType::Float32), read_shape(ctx, 0))};
+}
+
+std::vector<HostTensor> Ones(const KernelContext& ctx) {
+  require_inputs(ctx, 1, 1);
+  HostTensor out =
+      HostTensor::zeros(ops::attr<DType>(ctx.node, "T", DType::Float32), read_shape(ctx, 0));
+  fill_with(out, 1.0);
+  return {out};
+}
+
 std::vector<HostTensor> ZerosLike(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
   const HostTensor& x = input(ctx, 0);
@@ -92,6 +107,24 @@ std::vector<HostTensor> Range(const KernelContext& ctx) {
     const std::int32_t d = js_to_int32(delta);
     for (std::int64_t i = 1; i < n; ++i) o[i] = o[i - 1] + d;
   }
+  return {out};
+}
+
+// num float32 values from start to stop. As TF.js computes them: each is the previous plus the
+// step (stop - start) / (num - 1), stored in float32, so the last one may miss stop by rounding;
+// num = 1 gives [start]. TF.js makes float32 whatever attribute T says.
+std::vector<HostTensor> LinSpace(const KernelContext& ctx) {
+  require_inputs(ctx, 3, 3);
+  const double start = read_scalar(ctx, 0, "start");
+  const double stop = read_scalar(ctx, 1, "stop");
+  const std::int64_t num = read_int(ctx, 2, "num");
+  if (num <= 0) fail(ctx, "num must be positive, got " + std::to_string(num));
+  if (num > std::int64_t{1} << 31) fail(ctx, "num " + std::to_string(num) + " is too large");
+  HostTensor out = HostTensor::uninitialized(DType::Float32, {num});
+  auto o = out.mutable_values<float>();
+  const double step = num > 1 ? (stop - start) / static_cast<double>(num - 1) : 0.0;
+  o[0] = static_cast<float>(start);
+  for (std::int64_t i = 1; i < num; ++i) o[i] = static_cast<float>(o[i - 1] + step);
   return {out};
 }
 

@@ -1,4 +1,5 @@
-// Reductions over axes (Sum, Mean, Prod, Max, Min, All, Any), ArgMax/ArgMin and Cumsum. The input
+// Reductions over axes (Sum, Mean, Prod, Max, Min, All, Any, EuclideanNorm), ArgMax/ArgMin and
+// Cumsum/Cumprod. The input
 // is viewed as [outer, reduced, inner] when the reduced axes are adjacent (the usual case), and is
 // permuted to [kept, reduced] otherwise. Sums and products accumulate in double as TF.js does in
 // JS.
@@ -6,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "backends/cpu/elementwise.h"
@@ -216,6 +218,67 @@ std::vector<HostTensor> reduce(const KernelContext& ctx, Red kind) {
   return {out};
 }
 
+// sqrt(sum(x^2)) over the axes, in float32 for every input: TF.js's norm(x, 'euclidean') squares
+// in float32, sums in double and takes the root of the float32 sum.
+std::vector<HostTensor> euclidean_norm(const KernelContext& ctx) {
+  require_inputs(ctx, 2, 2);
+  const HostTensor x = convert(input(ctx, 0), DType::Float32);
+  const Layout l = layout_for(ctx, x, parse_axes(ctx, 1, x.rank()), keep_dims_attr(ctx));
+  HostTensor out = HostTensor::zeros(DType::Float32, l.out_shape);
+  if (out.num_elements() == 0) return {out};
+  reduce_layout<float, double, float>(
+      l, l.data.values<float>().data(), out.mutable_values<float>().data(), 0.0,
+      [](double a, float v) { return a + static_cast<float>(v * v); },
+      [](double a) { return std::sqrt(static_cast<float>(a)); }, ctx.pool);
+  return {out};
+}
+
+// Running sum (kProd: product) along one axis; `exclusive` shifts by one, `reverse` runs from the
+// end. Each step is stored in the output type, as TF.js accumulates in its output array.
+template <bool kProd>
+std::vector<HostTensor> cumulative(const KernelContext& ctx) {
+  require_inputs(ctx, 2, 2);
+  const HostTensor& x0 = input(ctx, 0);
+  const int axis = normalize_axis(ctx, read_int(ctx, 1, "axis"), x0.rank());
+  const bool exclusive = ops::attr<bool>(ctx.node, "exclusive", false);
+  const bool reverse = ops::attr<bool>(ctx.node, "reverse", false);
+  const DType t = x0.dtype == DType::Float32 ? DType::Float32 : DType::Int32;
+  const HostTensor x = convert(x0, t);
+  HostTensor out = HostTensor::zeros(t, x.shape);
+  std::int64_t O = 1, R = x.shape[axis], I = 1;
+  for (int d = 0; d < axis; ++d) O *= x.shape[d];
+  for (int d = axis + 1; d < x.rank(); ++d) I *= x.shape[d];
+  dispatch_numeric(ctx, t, [&](auto tag) {
+    using T = decltype(tag);
+    const T* px = x.values<T>().data();
+    T* po = out.mutable_values<T>().data();
+    auto step = [](T a, T v) -> T {
+      if constexpr (std::is_same_v<T, float>)
+        return kProd ? a * v : a + v;
+      else  // wraps as TF.js's Int32Array stores it
+        return static_cast<T>(js_to_int32(kProd ? double(a) * double(v) : double(a) + double(v)));
+    };
+    for (std::int64_t o = 0; o < O; ++o) {
+      std::vector<T> acc(static_cast<std::size_t>(I), T{kProd ? 1 : 0});
+      for (std::int64_t s = 0; s < R; ++s) {
+        const std::int64_t r = reverse ? R - 1 - s : s;
+        const T* src = px + (o * R + r) * I;
+        T* dst = po + (o * R + r) * I;
+        for (std::int64_t i = 0; i < I; ++i) {
+          if (exclusive) {
+            dst[i] = acc[i];
+            acc[i] = step(acc[i], src[i]);
+          } else {
+            acc[i] = step(acc[i], src[i]);
+            dst[i] = acc[i];
+          }
+        }
+      }
+    }
+  });
+  return {out};
+}
+
 // ArgMax/ArgMin over one axis. The first extreme wins (strict comparison from element 0), and the
 // result is int32 whatever output_type says, as in TF.js.
 template <bool kMax>
@@ -289,42 +352,14 @@ std::vector<HostTensor> ArgMin(const KernelContext& ctx) {
   return arg_reduce<false>(ctx);
 }
 
-// Running sum along one axis; `exclusive` shifts by one, `reverse` runs from the end.
+std::vector<HostTensor> EuclideanNorm(const KernelContext& ctx) {
+  return euclidean_norm(ctx);
+}
 std::vector<HostTensor> Cumsum(const KernelContext& ctx) {
-  require_inputs(ctx, 2, 2);
-  const HostTensor& x0 = input(ctx, 0);
-  const int axis = normalize_axis(ctx, read_int(ctx, 1, "axis"), x0.rank());
-  const bool exclusive = ops::attr<bool>(ctx.node, "exclusive", false);
-  const bool reverse = ops::attr<bool>(ctx.node, "reverse", false);
-  const DType t = x0.dtype == DType::Float32 ? DType::Float32 : DType::Int32;
-  const HostTensor x = convert(x0, t);
-  HostTensor out = HostTensor::zeros(t, x.shape);
-  std::int64_t O = 1, R = x.shape[axis], I = 1;
-  for (int d = 0; d < axis; ++d) O *= x.shape[d];
-  for (int d = axis + 1; d < x.rank(); ++d) I *= x.shape[d];
-  dispatch_numeric(ctx, t, [&](auto tag) {
-    using T = decltype(tag);
-    const T* px = x.values<T>().data();
-    T* po = out.mutable_values<T>().data();
-    for (std::int64_t o = 0; o < O; ++o) {
-      std::vector<T> acc(static_cast<std::size_t>(I), T{0});
-      for (std::int64_t step = 0; step < R; ++step) {
-        const std::int64_t r = reverse ? R - 1 - step : step;
-        const T* src = px + (o * R + r) * I;
-        T* dst = po + (o * R + r) * I;
-        for (std::int64_t i = 0; i < I; ++i) {
-          if (exclusive) {
-            dst[i] = acc[i];
-            acc[i] += src[i];
-          } else {
-            acc[i] += src[i];
-            dst[i] = acc[i];
-          }
-        }
-      }
-    }
-  });
-  return {out};
+  return cumulative<false>(ctx);
+}
+std::vector<HostTensor> Cumprod(const KernelContext& ctx) {
+  return cumulative<true>(ctx);
 }
 
 }  // namespace tfjsi::cpu::tensor_ops

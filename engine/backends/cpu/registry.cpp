@@ -68,6 +68,7 @@ std::vector<HostTensor> LogicalNot(const KernelContext&);
 std::vector<HostTensor> Select(const KernelContext&);
 std::vector<HostTensor> SelectV2(const KernelContext&);
 std::vector<HostTensor> Where(const KernelContext&);
+std::vector<HostTensor> MatrixBandPart(const KernelContext&);
 std::vector<HostTensor> Abs(const KernelContext&);
 std::vector<HostTensor> Neg(const KernelContext&);
 std::vector<HostTensor> Square(const KernelContext&);
@@ -89,10 +90,14 @@ std::vector<HostTensor> Asin(const KernelContext&);
 std::vector<HostTensor> Acos(const KernelContext&);
 std::vector<HostTensor> Atan(const KernelContext&);
 std::vector<HostTensor> Asinh(const KernelContext&);
+std::vector<HostTensor> Acosh(const KernelContext&);
+std::vector<HostTensor> Atanh(const KernelContext&);
 std::vector<HostTensor> Sinh(const KernelContext&);
 std::vector<HostTensor> Cosh(const KernelContext&);
 std::vector<HostTensor> Erf(const KernelContext&);
 std::vector<HostTensor> IsNan(const KernelContext&);
+std::vector<HostTensor> IsFinite(const KernelContext&);
+std::vector<HostTensor> IsInf(const KernelContext&);
 std::vector<HostTensor> ClipByValue(const KernelContext&);
 std::vector<HostTensor> Cast(const KernelContext&);
 std::vector<HostTensor> Sum(const KernelContext&);
@@ -105,24 +110,41 @@ std::vector<HostTensor> Any(const KernelContext&);
 std::vector<HostTensor> ArgMax(const KernelContext&);
 std::vector<HostTensor> ArgMin(const KernelContext&);
 std::vector<HostTensor> Cumsum(const KernelContext&);
+std::vector<HostTensor> Cumprod(const KernelContext&);
+std::vector<HostTensor> EuclideanNorm(const KernelContext&);
 std::vector<HostTensor> Reshape(const KernelContext&);
 std::vector<HostTensor> Squeeze(const KernelContext&);
 std::vector<HostTensor> ExpandDims(const KernelContext&);
 std::vector<HostTensor> ShapeOp(const KernelContext&);
 std::vector<HostTensor> Size(const KernelContext&);
 std::vector<HostTensor> Rank(const KernelContext&);
+std::vector<HostTensor> ShapeN(const KernelContext&);
+std::vector<HostTensor> BroadcastArgs(const KernelContext&);
+std::vector<HostTensor> EnsureShape(const KernelContext&);
+std::vector<HostTensor> Print(const KernelContext&);
+std::vector<HostTensor> FakeQuantWithMinMaxVars(const KernelContext&);
 std::vector<HostTensor> Fill(const KernelContext&);
+std::vector<HostTensor> Zeros(const KernelContext&);
+std::vector<HostTensor> Ones(const KernelContext&);
 std::vector<HostTensor> ZerosLike(const KernelContext&);
 std::vector<HostTensor> OnesLike(const KernelContext&);
 std::vector<HostTensor> Range(const KernelContext&);
+std::vector<HostTensor> LinSpace(const KernelContext&);
+std::vector<HostTensor> RandomStandardNormal(const KernelContext&);
+std::vector<HostTensor> TruncatedNormal(const KernelContext&);
+std::vector<HostTensor> RandomUniformInt(const KernelContext&);
+std::vector<HostTensor> Multinomial(const KernelContext&);
 std::vector<HostTensor> OneHot(const KernelContext&);
 std::vector<HostTensor> ConcatV2(const KernelContext&);
+std::vector<HostTensor> Concat(const KernelContext&);
 std::vector<HostTensor> Pack(const KernelContext&);
 std::vector<HostTensor> Unpack(const KernelContext&);
 std::vector<HostTensor> Split(const KernelContext&);
 std::vector<HostTensor> SplitV(const KernelContext&);
 std::vector<HostTensor> Slice(const KernelContext&);
 std::vector<HostTensor> StridedSlice(const KernelContext&);
+std::vector<HostTensor> Reverse(const KernelContext&);
+std::vector<HostTensor> ReverseV2(const KernelContext&);
 std::vector<HostTensor> Transpose(const KernelContext&);
 std::vector<HostTensor> Tile(const KernelContext&);
 std::vector<HostTensor> BroadcastTo(const KernelContext&);
@@ -172,6 +194,7 @@ std::span<const KernelEntry> kernel_registry() {
       {"Softmax", kernel_softmax},
       {"LogSoftmax", kernel_log_softmax},
       {"FusedBatchNorm", kernel_fused_batch_norm},
+      {"FusedBatchNormV2", kernel_fused_batch_norm},
       {"FusedBatchNormV3", kernel_fused_batch_norm},
       {"LRN", kernel_lrn},
       // ---- Tensor ops ----
@@ -203,6 +226,7 @@ std::span<const KernelEntry> kernel_registry() {
       {"Select", tensor_ops::Select},
       {"SelectV2", tensor_ops::SelectV2},
       {"Where", tensor_ops::Where},
+      {"MatrixBandPart", tensor_ops::MatrixBandPart},
       {"Abs", tensor_ops::Abs},
       {"Neg", tensor_ops::Neg},
       {"Square", tensor_ops::Square},
@@ -224,10 +248,14 @@ std::span<const KernelEntry> kernel_registry() {
       {"Acos", tensor_ops::Acos},
       {"Atan", tensor_ops::Atan},
       {"Asinh", tensor_ops::Asinh},
+      {"Acosh", tensor_ops::Acosh},
+      {"Atanh", tensor_ops::Atanh},
       {"Sinh", tensor_ops::Sinh},
       {"Cosh", tensor_ops::Cosh},
       {"Erf", tensor_ops::Erf},
       {"IsNan", tensor_ops::IsNan},
+      {"IsFinite", tensor_ops::IsFinite},
+      {"IsInf", tensor_ops::IsInf},
       {"ClipByValue", tensor_ops::ClipByValue},
       {"Cast", tensor_ops::Cast},
       {"Sum", tensor_ops::Sum},
@@ -240,24 +268,41 @@ std::span<const KernelEntry> kernel_registry() {
       {"ArgMax", tensor_ops::ArgMax},
       {"ArgMin", tensor_ops::ArgMin},
       {"Cumsum", tensor_ops::Cumsum},
+      {"Cumprod", tensor_ops::Cumprod},
+      {"EuclideanNorm", tensor_ops::EuclideanNorm},
       {"Reshape", tensor_ops::Reshape},
       {"Squeeze", tensor_ops::Squeeze},
       {"ExpandDims", tensor_ops::ExpandDims},
       {"Shape", tensor_ops::ShapeOp},
       {"Size", tensor_ops::Size},
       {"Rank", tensor_ops::Rank},
+      {"ShapeN", tensor_ops::ShapeN},
+      {"BroadcastArgs", tensor_ops::BroadcastArgs},
+      {"EnsureShape", tensor_ops::EnsureShape},
+      {"Print", tensor_ops::Print},
+      {"FakeQuantWithMinMaxVars", tensor_ops::FakeQuantWithMinMaxVars},
       {"Fill", tensor_ops::Fill},
+      {"Zeros", tensor_ops::Zeros},
+      {"Ones", tensor_ops::Ones},
       {"ZerosLike", tensor_ops::ZerosLike},
       {"OnesLike", tensor_ops::OnesLike},
       {"Range", tensor_ops::Range},
+      {"LinSpace", tensor_ops::LinSpace},
+      {"RandomStandardNormal", tensor_ops::RandomStandardNormal},
+      {"TruncatedNormal", tensor_ops::TruncatedNormal},
+      {"RandomUniformInt", tensor_ops::RandomUniformInt},
+      {"Multinomial", tensor_ops::Multinomial},
       {"OneHot", tensor_ops::OneHot},
       {"ConcatV2", tensor_ops::ConcatV2},
+      {"Concat", tensor_ops::Concat},
       {"Pack", tensor_ops::Pack},
       {"Unpack", tensor_ops::Unpack},
       {"Split", tensor_ops::Split},
       {"SplitV", tensor_ops::SplitV},
       {"Slice", tensor_ops::Slice},
       {"StridedSlice", tensor_ops::StridedSlice},
+      {"Reverse", tensor_ops::Reverse},
+      {"ReverseV2", tensor_ops::ReverseV2},
       {"Transpose", tensor_ops::Transpose},
       {"Tile", tensor_ops::Tile},
       {"BroadcastTo", tensor_ops::BroadcastTo},
@@ -265,6 +310,7 @@ std::span<const KernelEntry> kernel_registry() {
       {"PadV2", tensor_ops::PadV2},
       {"MirrorPad", tensor_ops::MirrorPad},
       {"GatherV2", tensor_ops::GatherV2},
+      {"Gather", tensor_ops::GatherV2},
       {"GatherNd", tensor_ops::GatherNd},
       {"TopKV2", tensor_ops::TopKV2},
       {"NonMaxSuppressionV2", tensor_ops::NonMaxSuppressionV3},

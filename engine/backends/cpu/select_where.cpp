@@ -1,4 +1,6 @@
-// Select/SelectV2 (pick from two tensors by a condition) and Where (coordinates of true elements).
+// Select/SelectV2 (pick from two tensors by a condition), Where (coordinates of true elements) and
+// MatrixBandPart (keep a band around each matrix's diagonal, zero elsewhere).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -58,6 +60,36 @@ std::vector<HostTensor> Where(const KernelContext& ctx) {
       rem %= strides[d];
     }
   }
+  return {out};
+}
+
+// Inputs: a [..., M, N], num_lower, num_upper. Keeps a[..., i, j] where i - j <= num_lower and
+// j - i <= num_upper (a negative bound keeps that whole triangle). TF.js 4.22's op list maps both
+// of its bounds to input 1, so num_upper is num_lower there; we read it as TF.js does, and the
+// conformance case (TF.js's numbers) holds us to it.
+std::vector<HostTensor> MatrixBandPart(const KernelContext& ctx) {
+  require_inputs(ctx, 2, 3);
+  const HostTensor& a = input(ctx, 0);
+  if (a.rank() < 2) fail(ctx, "input must have rank >= 2, got shape " + shape_to_string(a.shape));
+  const std::int64_t M = a.shape[a.rank() - 2], N = a.shape[a.rank() - 1];
+  const std::int64_t lower_in = read_int(ctx, 1, "num_lower");
+  const std::int64_t upper_in = read_int(ctx, 1, "num_upper");
+  const std::int64_t lower = lower_in < 0 ? M : std::min(lower_in, M);
+  const std::int64_t upper = upper_in < 0 ? N : std::min(upper_in, N);
+  HostTensor out = HostTensor::zeros(a.dtype, a.shape);
+  if (out.num_elements() == 0) return {out};
+  const std::int64_t batch = a.num_elements() / (M * N);
+  const std::size_t elem = element_size(a.dtype);
+  const std::byte* src = a.buffer->data();
+  std::byte* dst = out.buffer->mutable_data();
+  for (std::int64_t b = 0; b < batch; ++b)
+    for (std::int64_t i = 0; i < M; ++i) {
+      // Columns j with i - lower <= j <= i + upper.
+      const std::int64_t j0 = std::max<std::int64_t>(0, i - lower);
+      const std::int64_t j1 = std::min<std::int64_t>(N, i + upper + 1);
+      const std::int64_t row = (b * M + i) * N;
+      if (j1 > j0) copy_elems(dst + (row + j0) * elem, src + (row + j0) * elem, j1 - j0, elem);
+    }
   return {out};
 }
 

@@ -1,5 +1,6 @@
-// Ops that only change how a buffer is viewed (Reshape, Squeeze, ExpandDims: no copy) and ops that
-// report a shape (Shape, Size, Rank: int32, as TF.js narrows out_type int64).
+// Ops that only change how a buffer is viewed (Reshape, Squeeze, ExpandDims: no copy), ops that
+// pass their input through (EnsureShape, Print, FakeQuantWithMinMaxVars) and ops that report a
+// shape (Shape, ShapeN, Size, Rank, BroadcastArgs: int32, as TF.js narrows out_type int64).
 #include <algorithm>
 #include <vector>
 
@@ -97,6 +98,43 @@ std::vector<HostTensor> ShapeOp(const KernelContext& ctx) {
   return {int_vector(any_input(ctx, 0).shape)};
 }
 
+// One shape per input. TF.js builds them with tensor1d(shape) and no dtype, which makes float32
+// whatever out_type says; we give what TF.js gives.
+std::vector<HostTensor> ShapeN(const KernelContext& ctx) {
+  require_inputs(ctx, 1);
+  std::vector<HostTensor> out;
+  for (std::size_t i = 0; i < ctx.inputs.size(); ++i) {
+    const Shape& s = any_input(ctx, i).shape;
+    HostTensor t = HostTensor::zeros(DType::Float32, {static_cast<std::int64_t>(s.size())});
+    auto o = t.mutable_values<float>();
+    for (std::size_t d = 0; d < s.size(); ++d) o[d] = static_cast<float>(s[d]);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+// The shape two shapes broadcast to (NumPy rules), as an int32 vector.
+std::vector<HostTensor> BroadcastArgs(const KernelContext& ctx) {
+  require_inputs(ctx, 2, 2);
+  for (std::size_t i = 0; i < 2; ++i)
+    if (input(ctx, i).rank() != 1)
+      fail(ctx, "input " + std::to_string(i) + " must be a shape vector, got shape " +
+                    shape_to_string(input(ctx, i).shape));
+  const auto s0 = read_ints(ctx, 0, "s0"), s1 = read_ints(ctx, 1, "s1");
+  const auto& a = s0.size() >= s1.size() ? s0 : s1;
+  const auto& b = s0.size() >= s1.size() ? s1 : s0;
+  std::vector<std::int64_t> out = a;
+  const std::size_t lead = a.size() - b.size();
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    const std::int64_t x = a[lead + i], y = b[i];
+    if (x != y && x != 1 && y != 1)
+      fail(ctx,
+           "shapes " + shape_to_string(s0) + " and " + shape_to_string(s1) + " do not broadcast");
+    out[lead + i] = x == 1 ? y : x;
+  }
+  return {int_vector(out)};
+}
+
 std::vector<HostTensor> Size(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
   return {int_scalar(num_elements(any_input(ctx, 0).shape))};
@@ -105,6 +143,40 @@ std::vector<HostTensor> Size(const KernelContext& ctx) {
 std::vector<HostTensor> Rank(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
   return {int_scalar(any_input(ctx, 0).rank())};
+}
+
+// x itself when its shape is the one given (input 1 as TF.js reads it, else attribute shape;
+// -1 matches any size).
+std::vector<HostTensor> EnsureShape(const KernelContext& ctx) {
+  require_inputs(ctx, 1, 2);
+  const HostTensor& x = any_input(ctx, 0);
+  std::vector<std::int64_t> want;
+  if (ctx.inputs.size() > 1) {
+    want = read_ints(ctx, 1, "shape");
+  } else {
+    const auto s = ops::attr<PartialShape>(ctx.node, "shape", PartialShape::unknown());
+    if (!s.rank_known) return {x};
+    want = s.dims;
+  }
+  bool ok = want.size() == x.shape.size();
+  for (std::size_t d = 0; ok && d < want.size(); ++d) ok = want[d] < 0 || want[d] == x.shape[d];
+  if (!ok)
+    fail(ctx,
+         "the shape of the input " + shape_to_string(x.shape) + " is not " + shape_to_string(want));
+  return {x};
+}
+
+// Its first input; TF.js logs the others to the console, we do not.
+std::vector<HostTensor> Print(const KernelContext& ctx) {
+  require_inputs(ctx, 1);
+  return {any_input(ctx, 0)};
+}
+
+// x unchanged: TF.js's converter ignores this op (graph_executor returns a clone of x) instead of
+// quantizing to [min, max] as TF does, and we give what TF.js gives.
+std::vector<HostTensor> FakeQuantWithMinMaxVars(const KernelContext& ctx) {
+  require_inputs(ctx, 1, 3);
+  return {any_input(ctx, 0)};
 }
 
 }  // namespace tfjsi::cpu::tensor_ops

@@ -1,5 +1,5 @@
-// Slice and StridedSlice (begin/end/ellipsis/new_axis/shrink_axis masks, negative strides), both
-// reduced to one strided copy: per input dim a start, a step and a count.
+// Slice, StridedSlice (begin/end/ellipsis/new_axis/shrink_axis masks, negative strides) and
+// Reverse/ReverseV2, all reduced to one strided copy: per input dim a start, a step and a count.
 #include <algorithm>
 #include <vector>
 
@@ -84,7 +84,38 @@ std::int64_t mask_attr(const KernelContext& ctx, const char* key) {
   return ops::attr<std::int64_t>(ctx.node, key, 0);
 }
 
+// x with the dims marked in `flip` reversed: a copy with step -1 from the end of those dims.
+HostTensor reverse_dims(const KernelContext& ctx, const HostTensor& x,
+                        const std::vector<bool>& flip) {
+  std::vector<std::int64_t> begin(x.shape.size(), 0), step(x.shape.size(), 1);
+  for (std::size_t d = 0; d < x.shape.size(); ++d)
+    if (flip[d]) begin[d] = x.shape[d] - 1, step[d] = -1;
+  return gather_strided(ctx, x, begin, step, x.shape, x.shape);
+}
+
 }  // namespace
+
+// Inputs: x, dims (a bool per dim of x: whether to reverse it).
+std::vector<HostTensor> Reverse(const KernelContext& ctx) {
+  require_inputs(ctx, 2, 2);
+  const HostTensor& x = input(ctx, 0);
+  const auto dims = read_ints(ctx, 1, "dims");
+  if (dims.size() != x.shape.size())
+    fail(ctx, "dims has " + std::to_string(dims.size()) + " entries for input " +
+                  shape_to_string(x.shape) + " of rank " + std::to_string(x.rank()));
+  std::vector<bool> flip(dims.size());
+  for (std::size_t d = 0; d < dims.size(); ++d) flip[d] = dims[d] != 0;
+  return {reverse_dims(ctx, x, flip)};
+}
+
+// Inputs: x, axis (the dims to reverse; negative ones count from the end).
+std::vector<HostTensor> ReverseV2(const KernelContext& ctx) {
+  require_inputs(ctx, 2, 2);
+  const HostTensor& x = input(ctx, 0);
+  std::vector<bool> flip(x.shape.size(), false);
+  for (auto a : read_ints(ctx, 1, "axis")) flip[normalize_axis(ctx, a, x.rank())] = true;
+  return {reverse_dims(ctx, x, flip)};
+}
 
 // Inputs: x, begin, size (-1: to the end of the dim).
 std::vector<HostTensor> Slice(const KernelContext& ctx) {

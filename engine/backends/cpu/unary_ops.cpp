@@ -1,5 +1,6 @@
-// One-input elementwise math (Abs, Exp, Sqrt, Round, ...), IsNan and ClipByValue. Abs, Neg,
-// Square and Sign keep int32; the other math ops run on float32 as TF.js casts their input.
+// One-input elementwise math (Abs, Exp, Sqrt, Round, ...), IsNan, IsFinite, IsInf and ClipByValue.
+// Abs, Neg, Square and Sign keep int32; the other math ops run on float32 as TF.js casts their
+// input.
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -116,6 +117,12 @@ std::vector<HostTensor> Atan(const KernelContext& ctx) {
 std::vector<HostTensor> Asinh(const KernelContext& ctx) {
   return float_unary(ctx, [](float v) { return std::asinh(v); });
 }
+std::vector<HostTensor> Acosh(const KernelContext& ctx) {
+  return float_unary(ctx, [](float v) { return std::acosh(v); });
+}
+std::vector<HostTensor> Atanh(const KernelContext& ctx) {
+  return float_unary(ctx, [](float v) { return std::atanh(v); });
+}
 std::vector<HostTensor> Sinh(const KernelContext& ctx) {
   return float_unary(ctx, [](float v) { return std::sinh(v); });
 }
@@ -127,13 +134,27 @@ std::vector<HostTensor> Erf(const KernelContext& ctx) {
   return float_unary(ctx, [](float v) { return std::erf(v); });
 }
 
-std::vector<HostTensor> IsNan(const KernelContext& ctx) {
+namespace {
+// A bool per element: pred(x) on x as float32.
+template <class Pred>
+std::vector<HostTensor> float_predicate(const KernelContext& ctx, Pred pred) {
   require_inputs(ctx, 1, 1);
   const HostTensor x = convert(input(ctx, 0), DType::Float32);
   HostTensor out = HostTensor::zeros(DType::Bool, x.shape);
   map_unary(ctx.pool, x.values<float>().data(), out.mutable_values<std::uint8_t>().data(),
-            x.num_elements(), [](float v) -> std::uint8_t { return v != v ? 1 : 0; });
+            x.num_elements(), [pred](float v) -> std::uint8_t { return pred(v) ? 1 : 0; });
   return {out};
+}
+}  // namespace
+
+std::vector<HostTensor> IsNan(const KernelContext& ctx) {
+  return float_predicate(ctx, [](float v) { return v != v; });
+}
+std::vector<HostTensor> IsFinite(const KernelContext& ctx) {
+  return float_predicate(ctx, [](float v) { return std::isfinite(v); });
+}
+std::vector<HostTensor> IsInf(const KernelContext& ctx) {
+  return float_predicate(ctx, [](float v) { return std::isinf(v); });
 }
 
 // x clamped to [min, max] (scalar bounds, as TF.js takes them); NaN stays NaN.

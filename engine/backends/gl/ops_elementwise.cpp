@@ -163,6 +163,8 @@ const GlOpEntry kElementwiseOps[] = {
     {"Softplus", [](OpContext& c) { return unary(c, "OP_SOFTPLUS"); }, nullptr},
     {"Sign", [](OpContext& c) { return unary(c, "OP_SIGN"); }, nullptr},
     {"Asinh", [](OpContext& c) { return unary(c, "OP_ASINH"); }, nullptr},
+    {"Acosh", [](OpContext& c) { return unary(c, "OP_ACOSH"); }, nullptr},
+    {"Atanh", [](OpContext& c) { return unary(c, "OP_ATANH"); }, nullptr},
 };
 const std::size_t kNumElementwiseOps = std::size(kElementwiseOps);
 

@@ -370,12 +370,14 @@ std::vector<runtime::TensorView> reshape(OpContext& c) {
   return view(c, out_shape);
 }
 
-std::vector<runtime::TensorView> concat(OpContext& c) {
-  if (c.num_inputs() < 2) c.fail("ConcatV2 needs values and an axis");
+// ConcatV2 (values, then the axis) and Concat (the axis, then values): `v0` is the first value's
+// input, the axis is the one input that is not a value.
+std::vector<runtime::TensorView> concat_values(OpContext& c, std::size_t v0) {
+  if (c.num_inputs() < 2) c.fail("needs values and an axis");
   const std::size_t n = c.num_inputs() - 1;
-  const auto axis_v = c.ints(n);
+  const auto axis_v = c.ints(v0 == 0 ? n : 0);
   if (axis_v.size() != 1) c.fail("axis must be a scalar");
-  const Shape& first = c.shape(0);
+  const Shape& first = c.shape(v0);
   const auto rank = static_cast<std::int64_t>(first.size());
   std::int64_t axis = axis_v[0];
   if (axis < -rank || axis >= rank) c.fail("axis " + std::to_string(axis) + " is out of range");
@@ -389,13 +391,13 @@ std::vector<runtime::TensorView> concat(OpContext& c) {
   std::string t = "vec4 source_texel(ivec4 o) {\n" + a;
   std::int64_t end = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const Shape& s = c.shape(i);
+    const Shape& s = c.shape(v0 + i);
     bool ok = static_cast<std::int64_t>(s.size()) == rank;
     for (std::size_t d = 0; ok && d < s.size(); ++d)
       ok = d == static_cast<std::size_t>(axis) || s[d] == first[d];
     if (!ok)
-      c.fail("input " + std::to_string(i) + " of shape " + shape_to_string(s) + " does not match " +
-             shape_to_string(first) + " off axis " + std::to_string(axis));
+      c.fail("input " + std::to_string(v0 + i) + " of shape " + shape_to_string(s) +
+             " does not match " + shape_to_string(first) + " off axis " + std::to_string(axis));
     const std::int64_t begin = end;
     end += s[static_cast<std::size_t>(axis)];
     out_shape[static_cast<std::size_t>(axis)] = end;
@@ -405,13 +407,20 @@ std::vector<runtime::TensorView> concat(OpContext& c) {
                               "] = a - " + std::to_string(begin) + "; return ";
     g += shift + "lane_in" + k + "(o.x, o.y, o.z, o.w); }\n";
     t += shift + "load_in" + k + "(o.x, o.y, o.z, o.w); }\n";
-    in.push_back(&c.tex(i));
+    in.push_back(&c.tex(v0 + i));
   }
   g += "  return 0.0;\n}\n";
   t += "  return vec4(0.0);\n}\n";
-  if (in.empty()) in.push_back(&c.tex(0));  // an empty output still binds something
+  if (in.empty()) in.push_back(&c.tex(v0));  // an empty output still binds something
   // Along any axis but the channels, every output texel comes from one input texel.
   return gather(c, std::move(in), out_shape, g, a4 != 3 ? t : "");
+}
+
+std::vector<runtime::TensorView> concat(OpContext& c) {
+  return concat_values(c, 0);
+}
+std::vector<runtime::TensorView> concat_axis_first(OpContext& c) {
+  return concat_values(c, 1);
 }
 
 bool concat_supported(const graph::Node& n, InputInfos) {
@@ -514,6 +523,7 @@ extern const std::size_t kNumShapeOps;
 const GlOpEntry kShapeOps[] = {
     {"Reshape", reshape, nullptr},
     {"ConcatV2", concat, concat_supported},
+    {"Concat", concat_axis_first, concat_supported},
     {"Pad", pad, nullptr},
     {"PadV2", pad, nullptr},
     {"StridedSlice", strided_slice, strided_slice_supported},

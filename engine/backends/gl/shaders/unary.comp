@@ -20,6 +20,8 @@
 #define OP_SOFTPLUS 15
 #define OP_SIGN 16
 #define OP_ASINH 17
+#define OP_ACOSH 18
+#define OP_ATANH 19
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
@@ -64,6 +66,14 @@ void main() {
   vec4 y = sign(x);
 #elif OP == OP_ASINH
   vec4 y = asinh(x);
+#elif OP == OP_ACOSH
+  // GLSL leaves acosh undefined below 1: NaN there, as in JS.
+  vec4 y = mix(acosh(max(x, vec4(1.0))), vec4(NAN_F), lessThan(x, vec4(1.0)));
+#elif OP == OP_ATANH
+  // GLSL leaves atanh undefined at |x| >= 1: +-inf at +-1 and NaN beyond, as in JS.
+  vec4 y = atanh(clamp(x, vec4(-0.99999994), vec4(0.99999994)));
+  y = mix(y, sign(x) * vec4(INF_F), equal(abs(x), vec4(1.0)));
+  y = mix(y, vec4(NAN_F), greaterThan(abs(x), vec4(1.0)));
 #else
   vec4 y = x;
 #endif
