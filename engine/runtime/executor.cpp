@@ -23,17 +23,22 @@ Executor::Executor(Engine& engine, const graph::Graph& graph)
 
 // The model initializer (modelInitializer: hash tables and their contents) runs once, before the
 // first run, into the model's resources, as TF.js's GraphModel runs it before its first execute.
-// What it computes is the nodes nothing in it reads (a NoOp that groups them: what it waits for);
-// they are only wanted for what they do.
+// What it computes is the tables' contents (InitializeTable, LookupTableImport and what they
+// need): the converter puts nothing else there that a run reads, and an op of it we cannot run
+// does not keep the model from running when no table needs it.
 void Executor::run_initializer() {
   if (!initializer_) return;
   const graph::Graph& g = *initializer_;
-  std::vector<bool> read(g.nodes.size(), false);
-  for (const auto& n : g.nodes)
-    for (const auto& in : n.inputs) read[static_cast<std::size_t>(in.node)] = true;
   std::vector<graph::TensorRef> refs;
-  for (std::size_t i = 0; i < g.nodes.size(); ++i)
-    if (!read[i] && g.nodes[i].op != "NoOp") refs.push_back({static_cast<int>(i), 0});
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const std::string& op = g.nodes[i].op;
+    if (op.starts_with("InitializeTable") || op.starts_with("LookupTableImport"))
+      refs.push_back({static_cast<int>(i), 0});
+  }
+  if (refs.empty()) {
+    initializer_.reset();
+    return;
+  }
   // Observers follow the model's graph: the initializer's nodes are not among them.
   struct Unobserved {
     Engine& e;

@@ -27,13 +27,15 @@ graph::TensorRef int_vector(GraphBuilder& b, std::string name, std::vector<std::
   return r;
 }
 
-// Initializer: table = {3: 0.5, 7: -1, 11: 2.5}. Graph: find(table, keys, -9); size_after
-// (after re-importing {1: 10, 2: 20}) the table's size.
+// Initializer: table = {3: 0.5, 7: -1, 11: 2.5}, and an op no table needs. Graph: find(table, keys,
+// -9); size_after (after re-importing {1: 10, 2: 20}) the table's size.
 graph::Graph table_model() {
   GraphBuilder init;
   auto t0 = init.add("table", "HashTableV2", {}, kTable);
   init.add("init", "InitializeTableV2",
            {t0, int_vector(init, "k", {3, 7, 11}), init.vector_const("v", {0.5f, -1, 2.5f})});
+  // Initializer work no table needs (an op we have no kernel for) does not stop the model.
+  init.add("unrelated", "AssignVariableOp", {init.scalar_const("z", 0)});
   GraphBuilder b;
   auto table = b.add("table", "HashTableV2", {}, kTable);
   auto keys = b.placeholder("keys", DType::Int32, {4});
