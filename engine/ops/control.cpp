@@ -116,6 +116,22 @@ void tensor_list_stack(InferContext& c) {
   c.set(0, try_attr<DType>(c.node, "element_dtype"), out);
 }
 
+void tensor_list_concat(InferContext& c) {
+  // TensorListConcat(handle; element_dtype, element_shape), TensorListConcatV2(handle,
+  // element_shape, leading_dims; ...): the elements joined on their first axis (its size depends
+  // on the data), and each element's length.
+  const PartialShape elem = c.node.op == "TensorListConcat"
+                                ? c.attr<PartialShape>("element_shape", PartialShape::unknown())
+                                : element_shape(c, 1);
+  PartialShape out = PartialShape::unknown();
+  if (elem.rank_known && !elem.dims.empty()) {
+    out = elem;
+    out.dims[0] = -1;
+  }
+  c.set(0, try_attr<DType>(c.node, "element_dtype"), out);
+  c.set(1, DType::Int32, PartialShape::of({-1}));
+}
+
 constexpr OpDef kOps[] = {
     {"Const", constant, Family::Const},
     {"EmptyTensorList", handle_only, Family::Control},
@@ -141,7 +157,8 @@ constexpr OpDef kOps[] = {
     {"TensorArraySplitV3", flow_out, Family::Control},
     {"TensorArrayV3", tensor_array, Family::Control},
     {"TensorArrayWriteV3", flow_out, Family::Control},
-    {"TensorListConcatV2", nullptr, Family::Control},
+    {"TensorListConcat", tensor_list_concat, Family::Control},
+    {"TensorListConcatV2", tensor_list_concat, Family::Control},
     {"TensorListElementShape", nullptr, Family::Control},
     {"TensorListFromTensor", handle_only, Family::Control},
     {"TensorListGather", nullptr, Family::Control},

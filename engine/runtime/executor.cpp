@@ -11,8 +11,49 @@ namespace tfjsi::runtime {
 Executor::Executor(Engine& engine, const graph::Graph& graph)
     : engine_(engine),
       graph_(graph),
+      resources_(std::make_unique<Resources>()),
       runner_(std::make_unique<GraphRunner>(engine, graph, graph.functions,
-                                            std::vector<std::string>{})) {}
+                                            std::vector<std::string>{}, *resources_)) {
+  if (!graph.initializer.empty()) {
+    initializer_ = std::make_unique<graph::Graph>();
+    initializer_->nodes = graph.initializer;
+    initializer_->rebuild_index();
+  }
+}
+
+// The model initializer (modelInitializer: hash tables and their contents) runs once, before the
+// first run, into the model's resources, as TF.js's GraphModel runs it before its first execute.
+// What it computes is the tables' contents (InitializeTable, LookupTableImport and what they
+// need): the converter puts nothing else there that a run reads, and an op of it we cannot run
+// does not keep the model from running when no table needs it.
+void Executor::run_initializer() {
+  if (!initializer_) return;
+  const graph::Graph& g = *initializer_;
+  std::vector<graph::TensorRef> refs;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const std::string& op = g.nodes[i].op;
+    if (op.starts_with("InitializeTable") || op.starts_with("LookupTableImport"))
+      refs.push_back({static_cast<int>(i), 0});
+  }
+  if (refs.empty()) {
+    initializer_.reset();
+    return;
+  }
+  // Observers follow the model's graph: the initializer's nodes are not among them.
+  struct Unobserved {
+    Engine& e;
+    std::vector<Observer*> saved = e.observers();
+    explicit Unobserved(Engine& engine) : e(engine) {
+      for (Observer* o : saved) e.remove_observer(o);
+    }
+    ~Unobserved() {
+      for (Observer* o : saved) e.add_observer(o);
+    }
+  } unobserved{engine_};
+  GraphRunner runner(engine_, g, graph_.functions, {}, *resources_);
+  for (auto& v : runner.run({}, refs)) v.tensor.dispose();
+  initializer_.reset();
+}
 
 Executor::~Executor() = default;
 
@@ -63,6 +104,15 @@ std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
                                       std::span<const std::string> outputs) {
   const auto refs = resolve_outputs(outputs);
   std::vector<Value> feeds = feeds_from(inputs);
+  {
+    BufferPool::Scope pool_scope(engine_.buffer_pool());
+    try {
+      run_initializer();
+    } catch (...) {
+      for (auto& v : feeds) v.tensor.dispose();
+      throw;
+    }
+  }
   for (Observer* o : engine_.observers()) o->run_started();
   // Tensors made by the run take their storage from the engine's pool (a run repeats the same
   // sizes, so the heap does not fragment); sizes the run did not ask for are freed at its end.

@@ -2,6 +2,9 @@
 // caches) a plan per (active backend, precision, requested outputs), runs it node by node with
 // TF1 frames and iterations when the graph has loops, frees each intermediate after its last
 // consumer, keeps weights resident between runs, and tells the Engine's observers about every node.
+// The model's resources (hash tables) live here, from the model initializer's one run (before the
+// first run of the graph) until the executor dies, as TF.js keeps them in its GraphModel's
+// ResourceManager.
 #pragma once
 
 #include <map>
@@ -58,9 +61,12 @@ class Executor {
  private:
   std::vector<graph::TensorRef> resolve_outputs(std::span<const std::string> names) const;
   std::vector<Value> feeds_from(const NamedTensors& inputs);
+  void run_initializer();
 
   Engine& engine_;
   const graph::Graph& graph_;
+  std::unique_ptr<Resources> resources_;
+  std::unique_ptr<graph::Graph> initializer_;  // graph_.initializer as a graph; null once it ran
   std::unique_ptr<GraphRunner> runner_;
 };
 

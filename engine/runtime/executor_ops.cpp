@@ -8,6 +8,7 @@
 #include "core/memory_limit.h"
 #include "ops/attr.h"
 #include "runtime/engine.h"
+#include "runtime/hash_table_ops.h"
 
 namespace tfjsi::runtime {
 namespace {
@@ -28,8 +29,8 @@ const std::set<std::string, std::less<>> kOthers = {
     "TensorListReserve", "EmptyTensorList", "TensorListFromTensor", "TensorListSetItem",
     "TensorListGetItem", "TensorListStack", "TensorListLength", "TensorListGather",
     "TensorListScatter", "TensorListScatterV2", "TensorListScatterIntoExistingList",
-    "TensorListPushBack", "TensorListPopBack", "TensorListResize", "TensorListConcatV2",
-    "TensorListSplit", "TensorListElementShape"};
+    "TensorListPushBack", "TensorListPopBack", "TensorListResize", "TensorListConcat",
+    "TensorListConcatV2", "TensorListSplit", "TensorListElementShape"};
 
 [[noreturn]] void fail(const graph::Node& node, const std::string& what) {
   throw ModelError("node '" + node.name + "' (" + node.op + "): " + what);
@@ -441,10 +442,14 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
       items.push_back(list_item(src, checked_index(i, src.items.size(), node), hint, node));
     return {tensor(stack(items, src.dtype, merge_shapes(src.element_shape, hint), node))};
   }
-  if (op == "TensorListConcatV2") {
+  if (op == "TensorListConcat" || op == "TensorListConcatV2") {
     std::vector<HostTensor> parts;
     std::vector<std::int64_t> lengths;
-    const PartialShape hint = shape_from_tensor(host_arg(e, node, in, 1));
+    // TensorListConcat has the element shape as an attribute; V2 as input 1 (with leading dims).
+    const PartialShape hint =
+        op == "TensorListConcat"
+            ? ops::try_attr<PartialShape>(node, "element_shape").value_or(PartialShape::unknown())
+            : shape_from_tensor(host_arg(e, node, in, 1));
     for (std::size_t i = 0; i < src.items.size(); ++i) {
       HostTensor p = list_item(src, i, hint, node);
       if (p.rank() == 0) fail(node, "cannot concatenate scalar elements");
@@ -506,7 +511,8 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
 }  // namespace
 
 bool is_executor_op(std::string_view op) {
-  return kOthers.count(op) || kForwarding.count(op) || kFunctional.count(op);
+  return kOthers.count(op) || kForwarding.count(op) || kFunctional.count(op) ||
+         is_hash_table_op(op);
 }
 bool is_tf1_control_flow(std::string_view op) {
   return kTf1ControlFlow.count(op) > 0;
@@ -535,7 +541,8 @@ bool truth_of(Engine& engine, const graph::Node& node, const Value& v, std::stri
   return false;
 }
 
-std::vector<std::optional<Value>> run_executor_op(Engine& engine, const graph::Node& node,
+std::vector<std::optional<Value>> run_executor_op(Engine& engine, Resources& resources,
+                                                  const graph::Node& node,
                                                   std::span<const Value* const> inputs) {
   const std::string& op = node.op;
   auto forward = [&](const Value& v) {
@@ -565,6 +572,7 @@ std::vector<std::optional<Value>> run_executor_op(Engine& engine, const graph::N
   if (op.starts_with("TensorArray")) return tensor_array_op(engine, node, inputs);
   if (op.starts_with("TensorList") || op == "EmptyTensorList")
     return tensor_list_op(engine, node, inputs);
+  if (is_hash_table_op(op)) return run_hash_table_op(engine, resources, node, inputs);
   fail(node, "is not an op the executor runs");
 }
 

@@ -1,6 +1,7 @@
 // Ops the executor runs itself rather than a backend: graph plumbing (Const, Placeholder,
 // Identity, NoOp), TF1 control flow (Switch, Merge, Enter, Exit, NextIteration, LoopCond),
-// TensorArray and TensorList ops, and TF2 functional control flow (While, If).
+// TensorArray and TensorList ops, hash tables (hash_table_ops.h) and TF2 functional control flow
+// (While, If).
 #pragma once
 
 #include <optional>
@@ -25,8 +26,10 @@ bool is_forwarding_op(std::string_view op);
 
 // Runs an executor op other than Const, Placeholder, Merge, While and If. `inputs` holds the node's
 // data inputs (never null). Returns one entry per output; nullopt marks a dead output (the
-// untaken side of a Switch). New tensors are made in `engine` and owned by the caller.
-std::vector<std::optional<Value>> run_executor_op(Engine& engine, const graph::Node& node,
+// untaken side of a Switch). New tensors are made in `engine` and owned by the caller; hash tables
+// live in `resources`.
+std::vector<std::optional<Value>> run_executor_op(Engine& engine, Resources& resources,
+                                                  const graph::Node& node,
                                                   std::span<const Value* const> inputs);
 
 // A bool or numeric scalar tensor as a truth value (Switch, LoopCond, While's cond, If).

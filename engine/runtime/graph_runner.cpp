@@ -424,7 +424,7 @@ class Run {
       return {std::move(v), Value{e_.make_tensor(index, node.name), {}, {}}};
     }
     if (is_functional_control_flow(node.op)) return call_function(node, in);
-    if (pn.executor_op) return run_executor_op(e_, node, in);
+    if (pn.executor_op) return run_executor_op(e_, r_.resources, node, in);
     // A node that a kernel before it took in (PlanNode::fused): forward the chain's result.
     if (pn.fused_into >= 0 && fuses(pn.fused_into)) {
       ran_on = "fused";
@@ -608,8 +608,8 @@ void check_no_nan(const graph::Node& node) {
 }  // namespace
 
 GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, const Library& library,
-                         std::vector<std::string> calls)
-    : engine(e), graph(g) {
+                         std::vector<std::string> calls, Resources& res)
+    : engine(e), graph(g), resources(res) {
   const bool prod = e.flags().get_bool("prod");
   const auto depth = static_cast<int>(calls.size());
   if (depth > kMaxFunctionDepth)
@@ -645,7 +645,8 @@ GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, const Library& librar
         }
         std::vector<std::string> inner = calls;
         inner.push_back(f->name);
-        functions.emplace(f->name, std::make_unique<GraphRunner>(engine, **body, library, inner));
+        functions.emplace(f->name,
+                          std::make_unique<GraphRunner>(engine, **body, library, inner, resources));
       }
     }
   } catch (...) {

@@ -24,9 +24,10 @@ class GraphRunner {
  public:
   using Library = std::map<std::string, std::shared_ptr<const graph::Graph>, std::less<>>;
   // `library`: the model's functions (function bodies call them too); `calls`: the functions
-  // whose bodies lead here, outermost first.
+  // whose bodies lead here, outermost first; `resources`: the model's (hash tables), which must
+  // outlive the runner.
   GraphRunner(Engine& engine, const graph::Graph& graph, const Library& library,
-              std::vector<std::string> calls);
+              std::vector<std::string> calls, Resources& resources);
   ~GraphRunner();
 
   // Takes ownership of `feeds` (one per graph input, in order) and returns the values of
@@ -36,6 +37,7 @@ class GraphRunner {
 
   Engine& engine;
   const graph::Graph& graph;
+  Resources& resources;
   std::vector<Tensor> weights;  // by node index; alive for Const nodes
   std::map<std::string, std::unique_ptr<GraphRunner>, std::less<>> functions;
   // (backend, node) pairs whose kernel failed on that backend (a shader that does not compile, a

@@ -7,6 +7,10 @@ tfjsi_add_suite(runtime_executor ${CMAKE_CURRENT_LIST_DIR}/executor_test.cpp)
 target_link_libraries(runtime_engine PRIVATE tfjsi_runtime_testutil)
 target_link_libraries(runtime_executor PRIVATE tfjsi_runtime_testutil)
 set_target_properties(runtime_engine runtime_executor PROPERTIES AUTOMOC ON)
+# Hash tables as the model's resources: the initializer, lifetime across runs and executors.
+tfjsi_add_suite(runtime_hash_table ${CMAKE_CURRENT_LIST_DIR}/hash_table_test.cpp)
+target_link_libraries(runtime_hash_table PRIVATE tfjsi_runtime_testutil)
+set_target_properties(runtime_hash_table PROPERTIES AUTOMOC ON)
 
 # Every corpus model end to end on cpu, one CTest each (runtime_run.MODEL; under the sanitizers
 # the models of TFJSI_RUN_MODELS, see corpus.cmake).

@@ -158,6 +158,14 @@ std::vector<HostTensor> NonMaxSuppressionV3(const KernelContext&);
 std::vector<HostTensor> NonMaxSuppressionV4(const KernelContext&);
 std::vector<HostTensor> NonMaxSuppressionV5(const KernelContext&);
 std::vector<HostTensor> SparseToDense(const KernelContext&);
+std::vector<HostTensor> SparseFillEmptyRows(const KernelContext&);
+std::vector<HostTensor> SparseReshape(const KernelContext&);
+std::vector<HostTensor> SparseSegmentMean(const KernelContext&);
+std::vector<HostTensor> SparseSegmentSum(const KernelContext&);
+std::vector<HostTensor> StaticRegexReplace(const KernelContext&);
+std::vector<HostTensor> StringNGrams(const KernelContext&);
+std::vector<HostTensor> StringSplit(const KernelContext&);
+std::vector<HostTensor> StringToHashBucketFast(const KernelContext&);
 }  // namespace tensor_ops
 
 std::span<const KernelEntry> kernel_registry() {
@@ -318,6 +326,15 @@ std::span<const KernelEntry> kernel_registry() {
       {"NonMaxSuppressionV4", tensor_ops::NonMaxSuppressionV4},
       {"NonMaxSuppressionV5", tensor_ops::NonMaxSuppressionV5},
       {"SparseToDense", tensor_ops::SparseToDense},
+      {"SparseFillEmptyRows", tensor_ops::SparseFillEmptyRows},
+      {"SparseReshape", tensor_ops::SparseReshape},
+      {"SparseSegmentMean", tensor_ops::SparseSegmentMean},
+      {"SparseSegmentSum", tensor_ops::SparseSegmentSum},
+      // ---- String ops ----
+      {"StaticRegexReplace", tensor_ops::StaticRegexReplace},
+      {"StringNGrams", tensor_ops::StringNGrams},
+      {"StringSplit", tensor_ops::StringSplit},
+      {"StringToHashBucketFast", tensor_ops::StringToHashBucketFast},
   };
   return kernels;
 }

@@ -168,6 +168,8 @@ C('SparseReshape', (g) => g.op('SparseReshape', [g.ci([0, 0, 0, 1, 1, 2, 2, 3], 
 for (const op of ['SparseSegmentMean', 'SparseSegmentSum']) {
   C(op, (g) => g.op(op, [g.f([5, 3]), g.ci([0, 2, 3, 4]), g.ci([0, 0, 1, 3])], { Tidx: a.type('int32'), Tsegmentids: a.type('int32') }));
 }
+// int32 data: the sum wraps like an Int32Array, the mean truncates toward zero.
+C('SparseSegmentMean.int32', (g) => g.op('SparseSegmentMean', [g.ci([7, -7, 5, 2, -3, 1, 2147483647, 1], [4, 2]), g.ci([0, 1, 2, 3, 3, 3]), g.ci([0, 0, 1, 1, 2, 2])], { T: a.type('int32'), Tidx: a.type('int32'), Tsegmentids: a.type('int32') }));
 
 // ---- spectral: complex in through Complex, out through Real and Imag ----
 const complexOut = (g, c) => [g.op('Real', [c], { Tout: a.type('float32') }), g.op('Imag', [c], { Tout: a.type('float32') })];
@@ -182,6 +184,13 @@ C('StaticRegexReplace.first', (g) => g.op('StaticRegexReplace', [g.cs(['hello wo
 C('StringNGrams', (g) => g.op('StringNGrams', [g.cs(['a', 'b', 'c', 'd', 'e']), g.ci([0, 3, 5])], { separator: a.s(' '), ngram_widths: a.ints([1, 2]), left_pad: a.s('<'), right_pad: a.s('>'), pad_width: a.i(1), preserve_short_sequences: a.b(false), Tsplits: a.type('int32') }, { n: 2 }));
 C('StringSplit', (g) => g.op('StringSplit', [g.cs(['a b c', 'de', '', 'f  g']), g.const('string', [], [' '])], { skip_empty: a.b(true) }, { n: 3 }));
 C('StringToHashBucketFast', (g) => g.op('StringToHashBucketFast', [g.cs(['apple', 'banana', '', 'tfjs'])], { num_buckets: a.i(100) }));
+// Fingerprint64 mixes 0-16, 17-32 and 33-64 bytes each its own way and loops over longer input;
+// UTF-8 bytes count, not characters.
+C('StringToHashBucketFast.lengths', (g) => g.op('StringToHashBucketFast', [g.cs(['a', 'abcdefgh', 'été', 'x'.repeat(17), 'text model '.repeat(3), 'y'.repeat(64), 'tokens '.repeat(19), 'z'.repeat(129)])], { num_buckets: a.i(2000000000) }));
+C('StringSplit.keep_empty', (g) => g.op('StringSplit', [g.cs(['#a', 'b#', '#c#', '', 'd,e#f']), g.const('string', [], ['#,'])], { skip_empty: a.b(false) }, { n: 3 }));
+C('StaticRegexReplace.groups', (g) => g.op('StaticRegexReplace', [g.cs(['ann@example', 'no at sign', 'x@y z@w'])], { pattern: a.s('(\\w+)@(\\w+)'), rewrite: a.s('$2 at $1 ($&)'), replace_global: a.b(true) }));
+C('StringNGrams.preserve_short', (g) => g.op('StringNGrams', [g.cs(['a', 'b', 'c', 'd', 'e', 'f']), g.ci([0, 4, 4, 6])], { separator: a.s('|'), ngram_widths: a.ints([3]), left_pad: a.s(''), right_pad: a.s(''), pad_width: a.i(0), preserve_short_sequences: a.b(true), Tsplits: a.type('int32') }, { n: 2 }));
+C('StringNGrams.dynamic_pad', (g) => g.op('StringNGrams', [g.cs(['a', 'b', 'c', 'd']), g.ci([0, 0, 1, 4])], { separator: a.s('|'), ngram_widths: a.ints([2, 3]), left_pad: a.s('L'), right_pad: a.s('R'), pad_width: a.i(-1), preserve_short_sequences: a.b(false), Tsplits: a.type('int32') }, { n: 2 }));
 
 // ---- ragged ----
 C('RaggedGather', (g) => g.op('RaggedGather', [g.ci([0, 2, 2, 5]), g.f([5]), g.ci([2, 0])], { OUTPUT_RAGGED_RANK: a.i(1), PARAMS_RAGGED_RANK: a.i(1), Tvalues: a.type('float32'), Tindices: a.type('int32'), Tsplits: a.type('int32') }, { n: 2 }));

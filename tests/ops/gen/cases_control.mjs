@@ -207,3 +207,10 @@ for (const v of ['', 'V2']) {
     return g.op(`LookupTableSize${v}`, [h, `^${i}`]);
   });
 }
+// A vocabulary: string keys to int32 ids (what text models look tokens up in), keys given twice
+// (the last value wins), a token not in it gets the default id.
+C('LookupTableFindV2.strings', (g) => {
+  const h = g.op('HashTableV2', [], { key_dtype: a.type('string'), value_dtype: I, shared_name: a.s(''), use_node_name_sharing: a.b(false) });
+  const i = g.op('InitializeTableV2', [h, g.cs(['the', 'cat', 'sat', '', 'été', 'cat']), g.ci([0, 1, 2, 3, 4, 5])], { Tkey: a.type('string'), Tval: I });
+  return g.op('LookupTableFindV2', [h, g.cs(['cat', 'dog', '', 'été', 'the', 'ete']), g.si(-1), `^${i}`], { Tin: a.type('string'), Tout: I });
+});
