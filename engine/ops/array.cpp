@@ -1,5 +1,6 @@
 // Shape-moving ops: Reshape, ExpandDims, Squeeze, Concat, Pack, Unpack, Transpose, StridedSlice,
-// Slice, Pad, Tile, BroadcastTo, Fill, Range, Gather, Split, Shape, Size, SparseToDense, Where.
+// Slice, Pad, Tile, BroadcastTo, Fill, Range, Gather, Split, Shape, Size, SparseToDense, Where,
+// ScatterNd, TensorScatterUpdate.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -642,6 +643,27 @@ void sparse_to_dense(InferContext& c) {
                   ss.rank_known && ss.dims.size() == 1 ? static_cast<int>(ss.dims[0]) : -1));
 }
 
+// ScatterNd(indices, updates, shape): the updates' type in a tensor of the given shape.
+void scatter_nd(InferContext& c) {
+  auto dtype = try_attr<DType>(c.node, "T");
+  if (!dtype) dtype = c.in(1).dtype;
+  if (auto s = c.ints(2)) {
+    for (auto& d : *s)
+      if (d < 0) d = -1;
+    c.set(0, dtype, PartialShape::of(*s));
+    return;
+  }
+  const PartialShape ss = c.shape(2);
+  c.set(0, dtype,
+        with_rank(PartialShape::unknown(),
+                  ss.rank_known && ss.dims.size() == 1 ? static_cast<int>(ss.dims[0]) : -1));
+}
+
+// TensorScatterUpdate(tensor, indices, updates): the tensor with some slices replaced.
+void tensor_scatter_update(InferContext& c) {
+  c.set(0, c.t(), c.shape(0));
+}
+
 void where(InferContext& c) {
   const PartialShape in = c.shape(0);
   c.set(0, DType::Int32, PartialShape::of({-1, in.rank_known ? in.rank() : -1}));
@@ -667,7 +689,7 @@ constexpr OpDef kOps[] = {
     {"Reshape", reshape, Family::Shape},
     {"Reverse", nullptr, Family::Shape},
     {"ReverseV2", nullptr, Family::Shape},
-    {"ScatterNd", nullptr, Family::Shape},
+    {"ScatterNd", scatter_nd, Family::Shape},
     {"Shape", shape_op, Family::Shape},
     {"ShapeN", nullptr, Family::Shape},
     {"Size", size_op, Family::Shape},
@@ -677,6 +699,7 @@ constexpr OpDef kOps[] = {
     {"SplitV", split_v, Family::Shape},
     {"Squeeze", squeeze, Family::Shape},
     {"StridedSlice", strided_slice, Family::Shape},
+    {"TensorScatterUpdate", tensor_scatter_update, Family::Shape},
     {"Tile", tile, Family::Shape},
     {"Transpose", transpose, Family::Shape},
     {"Unpack", unpack, Family::Shape},
