@@ -53,7 +53,7 @@ std::optional<EinsumEquation> parse_einsum(std::string_view equation, std::size_
                              [&](const std::string& t) { return t.find(label) != t.npos; }))
       return refuse(join(
           {"output subscripts contain the label ", name, " not present in the input subscripts"}));
-    // TF refuses this too; TF.js would quietly leave a summed label in the output.
+    // TF refuses this too; TF.js would quietly return 'ij->ii's input as it is.
     if (r.output.find(label, i + 1) != std::string::npos)
       return refuse(join({"output subscripts repeat the label ", name}));
   }
