@@ -28,11 +28,13 @@ struct OutputArgs {
   std::string_view op;
   std::array<std::string_view, 6> args;  // unused slots stay empty
 };
-constexpr std::array<OutputArgs, 13> kOutputArgs = {{
+constexpr std::array<OutputArgs, 15> kOutputArgs = {{
     {"Switch", {"output_false", "output_true"}},
     {"Merge", {"output", "value_index"}},
     {"TopKV2", {"values", "indices"}},
     {"Unique", {"y", "idx"}},
+    {"UniqueV2", {"y", "idx"}},
+    {"ListDiff", {"out", "idx"}},
     {"NonMaxSuppressionV4", {"selected_indices", "valid_outputs"}},
     {"NonMaxSuppressionV5", {"selected_indices", "selected_scores", "valid_outputs"}},
     {"TensorArrayV3", {"handle", "flow"}},

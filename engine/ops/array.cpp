@@ -1,6 +1,6 @@
 // Shape-moving ops: Reshape, ExpandDims, Squeeze, Concat, Pack, Unpack, Transpose, StridedSlice,
 // Slice, Reverse, Pad, Tile, BroadcastTo, BroadcastArgs, Fill, Zeros, Ones, Range, LinSpace,
-// Gather, Split, Shape, ShapeN, Size, SparseToDense, Where.
+// Gather, Split, Shape, ShapeN, Size, SparseToDense, Where, ScatterNd, TensorScatterUpdate.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -669,6 +669,22 @@ void sparse_to_dense(InferContext& c) {
                   ss.rank_known && ss.dims.size() == 1 ? static_cast<int>(ss.dims[0]) : -1));
 }
 
+// ScatterNd(indices, updates, shape): the updates' type in a tensor of the given shape.
+void scatter_nd(InferContext& c) {
+  auto dtype = try_attr<DType>(c.node, "T");
+  if (!dtype) dtype = c.in(1).dtype;
+  if (auto s = c.ints(2)) {
+    for (auto& d : *s)
+      if (d < 0) d = -1;
+    c.set(0, dtype, PartialShape::of(*s));
+    return;
+  }
+  const PartialShape ss = c.shape(2);
+  c.set(0, dtype,
+        with_rank(PartialShape::unknown(),
+                  ss.rank_known && ss.dims.size() == 1 ? static_cast<int>(ss.dims[0]) : -1));
+}
+
 // ShapeN: one shape vector per input, float32 as TF.js makes them (tensor1d without a dtype).
 void shape_n(InferContext& c) {
   for (std::size_t k = 0; k < c.num_inputs(); ++k) {
@@ -694,7 +710,7 @@ void broadcast_args(InferContext& c) {
                             {s.dims.begin(), s.dims.end()}});
 }
 
-// Reverse, ReverseV2: x's shape.
+// Reverse, ReverseV2, TensorScatterUpdate: x's shape.
 void same_shape(InferContext& c) {
   c.set(0, c.t(), c.shape(0));
 }
@@ -726,7 +742,7 @@ constexpr OpDef kOps[] = {
     {"Reshape", reshape, Family::Shape},
     {"Reverse", same_shape, Family::Shape},
     {"ReverseV2", same_shape, Family::Shape},
-    {"ScatterNd", nullptr, Family::Shape},
+    {"ScatterNd", scatter_nd, Family::Shape},
     {"Shape", shape_op, Family::Shape},
     {"ShapeN", shape_n, Family::Shape},
     {"Size", size_op, Family::Shape},
@@ -736,6 +752,7 @@ constexpr OpDef kOps[] = {
     {"SplitV", split_v, Family::Shape},
     {"Squeeze", squeeze, Family::Shape},
     {"StridedSlice", strided_slice, Family::Shape},
+    {"TensorScatterUpdate", same_shape, Family::Shape},
     {"Tile", tile, Family::Shape},
     {"Transpose", transpose, Family::Shape},
     {"Unpack", unpack, Family::Shape},

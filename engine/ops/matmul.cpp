@@ -1,5 +1,6 @@
-// Matrix products: MatMul, _FusedMatMul, BatchMatMul(V2).
+// Matrix products: MatMul, _FusedMatMul, BatchMatMul(V2), Einsum.
 #include "ops/attr.h"
+#include "ops/einsum.h"
 #include "ops/op_def.h"
 #include "ops/shape_context.h"
 
@@ -33,9 +34,33 @@ void batch_matmul(InferContext& c) {
   c.set(0, c.t(), PartialShape::of(std::move(out)));
 }
 
+// Each output label takes its size from an operand that has it (the kernel checks they agree).
+void einsum(InferContext& c) {
+  const auto eq = parse_einsum(c.attr<std::string>("equation", ""), c.num_inputs());
+  if (!eq) {
+    c.set(0, c.t(), PartialShape::unknown());
+    return;
+  }
+  std::vector<std::int64_t> out;
+  for (const char label : eq->output) {
+    std::int64_t size = -1;
+    for (std::size_t i = 0; i < eq->inputs.size(); ++i) {
+      const PartialShape& s = c.shape(i);
+      const auto pos = eq->inputs[i].find(label);
+      if (pos != std::string::npos && s.rank_known && s.dims.size() == eq->inputs[i].size() &&
+          s.dims[pos] >= 0)
+        size = s.dims[pos];
+    }
+    out.push_back(size);
+  }
+  c.set(0, c.t(), PartialShape::of(std::move(out)));
+}
+
 constexpr OpDef kOps[] = {
-    {"BatchMatMul", batch_matmul, Family::MatMul}, {"BatchMatMulV2", batch_matmul, Family::MatMul},
-    {"Einsum", nullptr, Family::MatMul},           {"MatMul", matmul, Family::MatMul},
+    {"BatchMatMul", batch_matmul, Family::MatMul},
+    {"BatchMatMulV2", batch_matmul, Family::MatMul},
+    {"Einsum", einsum, Family::MatMul},
+    {"MatMul", matmul, Family::MatMul},
     {"_FusedMatMul", matmul, Family::MatMul},
 };
 

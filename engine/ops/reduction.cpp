@@ -1,5 +1,5 @@
-// Reductions over constant axes (Sum, Mean, Max, EuclideanNorm, ...) with keep_dims, ArgMax/ArgMin
-// and the running Cumsum/Cumprod.
+// Reductions over constant axes (Sum, Mean, Max, EuclideanNorm, ...) with keep_dims, ArgMax/ArgMin,
+// the running Cumsum/Cumprod and the counting ops Bincount/DenseBincount.
 #include <algorithm>
 
 #include "ops/attr.h"
@@ -62,13 +62,37 @@ void cumulative(InferContext& c) {
   c.set(0, c.t(), c.shape(0));
 }
 
+// Bincount(arr, size, weights): `size` counts (or weight sums) of the weights' type;
+// DenseBincount counts each row of a 2-D input on its own.
+void bincount(InferContext& c) {
+  auto dtype = try_attr<DType>(c.node, "T");
+  if (!dtype) dtype = c.in(2).dtype;
+  std::int64_t size = c.scalar(1).value_or(-1);
+  if (size < 0) size = -1;
+  const PartialShape& x = c.shape(0);
+  if (c.node.op != "DenseBincount" || (x.rank_known && x.rank() <= 1))
+    c.set(0, dtype, PartialShape::of({size}));
+  else if (x.rank_known && x.rank() == 2)
+    c.set(0, dtype, PartialShape::of({x.dims[0], size}));
+  else
+    c.set(0, dtype, PartialShape::unknown());
+}
+
 constexpr OpDef kOps[] = {
-    {"All", reduce, Family::Pooling},           {"Any", reduce, Family::Pooling},
-    {"ArgMax", arg_reduce, Family::Pooling},    {"ArgMin", arg_reduce, Family::Pooling},
-    {"Cumprod", cumulative, Family::Pooling},   {"Cumsum", cumulative, Family::Pooling},
-    {"EuclideanNorm", reduce, Family::Pooling}, {"Max", reduce, Family::Pooling},
-    {"Mean", reduce, Family::Pooling},          {"Min", reduce, Family::Pooling},
-    {"Prod", reduce, Family::Pooling},          {"Sum", reduce, Family::Pooling},
+    {"All", reduce, Family::Pooling},
+    {"Any", reduce, Family::Pooling},
+    {"ArgMax", arg_reduce, Family::Pooling},
+    {"ArgMin", arg_reduce, Family::Pooling},
+    {"Bincount", bincount, Family::Pooling},
+    {"Cumprod", cumulative, Family::Pooling},
+    {"Cumsum", cumulative, Family::Pooling},
+    {"DenseBincount", bincount, Family::Pooling},
+    {"EuclideanNorm", reduce, Family::Pooling},
+    {"Max", reduce, Family::Pooling},
+    {"Mean", reduce, Family::Pooling},
+    {"Min", reduce, Family::Pooling},
+    {"Prod", reduce, Family::Pooling},
+    {"Sum", reduce, Family::Pooling},
 };
 
 }  // namespace

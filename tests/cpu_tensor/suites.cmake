@@ -1,9 +1,11 @@
-# engine/backends/cpu tensor ops: elementwise, reductions, shape, gather and selection kernels.
+# engine/backends/cpu tensor ops: elementwise, reductions, shape, gather and selection kernels,
+# scatter/search/set/counting ops and Einsum.
 tfjsi_add_suite(cpu_tensor_elementwise ${CMAKE_CURRENT_LIST_DIR}/elementwise_test.cpp)
+tfjsi_add_suite(cpu_tensor_index_ops ${CMAKE_CURRENT_LIST_DIR}/index_ops_test.cpp)
 tfjsi_add_suite(cpu_tensor_reduce_shape ${CMAKE_CURRENT_LIST_DIR}/reduce_shape_test.cpp)
 tfjsi_add_suite(cpu_tensor_selection ${CMAKE_CURRENT_LIST_DIR}/selection_test.cpp)
-set_target_properties(cpu_tensor_elementwise cpu_tensor_reduce_shape cpu_tensor_selection
-                      PROPERTIES AUTOMOC ON)
+set_target_properties(cpu_tensor_elementwise cpu_tensor_index_ops cpu_tensor_reduce_shape
+                      cpu_tensor_selection PROPERTIES AUTOMOC ON)
 # String and sparse kernels against TF.js's own op tests' expectations.
 tfjsi_add_suite(cpu_tensor_text_sparse ${CMAKE_CURRENT_LIST_DIR}/text_sparse_test.cpp)
 set_target_properties(cpu_tensor_text_sparse PROPERTIES AUTOMOC ON)

@@ -281,6 +281,8 @@ void AttrDecodeTest::input_names() {
   QCOMPARE(resolve_output_arg("TopKV2", "indices", 0), 1);
   QCOMPARE(resolve_output_arg("Switch", "output_true", 0), 1);
   QCOMPARE(resolve_output_arg("NonMaxSuppressionV5", "valid_outputs", 0), 2);
+  QCOMPARE(resolve_output_arg("UniqueV2", "idx", 0), 1);
+  QCOMPARE(resolve_output_arg("ListDiff", "idx", 0), 1);
   QCOMPARE(resolve_output_arg("Split", "output", 3), 3);
   QCOMPARE(resolve_output_arg("Mul", "z", 0), 0);
 }

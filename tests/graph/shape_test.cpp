@@ -424,6 +424,56 @@ class ShapeTest : public QObject {
     QCOMPARE(out(g, "where").shape, S({-1, 0}));
     QCOMPARE(g.nodes[static_cast<std::size_t>(g.find("noop"))].outputs.size(), std::size_t{0});
   }
+
+  // Issue #26's scatter, search, set, counting ops and Einsum. Sizes that depend on the values
+  // (Unique's distinct count, ListDiff's) are -1.
+  void scatter_search_unique_bincount_einsum() {
+    const json kInt = {{"type", "DT_INT32"}};
+    const json equation = {{"s", "YmhxZCxiaGtkLT5iaHFr"}};  // "bhqd,bhkd->bhqk"
+    const Graph g = build({
+        placeholder("idx", {5, 2}, "DT_INT32"),
+        placeholder("upd", {5, 7}),
+        ints("shape", {4, 3, 7}),
+        node("scatter", "ScatterNd", {"idx", "upd", "shape"}, {{"T", kFloat}}),
+        placeholder("t", {4, 3, 7}),
+        node("tsu", "TensorScatterUpdate", {"t", "idx", "upd"}, {{"T", kFloat}}),
+        placeholder("sorted", {3, 10}),
+        placeholder("vals", {3, 4}),
+        placeholder("vec", {6}),
+        node("lower", "LowerBound", {"sorted", "vals"}, {{"T", kFloat}}),
+        node("upper_vec", "UpperBound", {"vec", "vec"}, {{"T", kFloat}}),  // TF.js: [1, 6]
+        node("uniq", "Unique", {"vec"}, {{"T", kFloat}}),
+        ints("axis_m1", {-1}),
+        node("uniq2", "UniqueV2", {"t", "axis_m1"}, {{"T", kFloat}}),
+        placeholder("ix", {9}, "DT_INT32"),
+        node("diff", "ListDiff", {"ix", "ix"}, {{"T", kInt}}),
+        ints("size", {5}, true),
+        placeholder("nw", {0}),
+        placeholder("ix2", {2, 9}, "DT_INT32"),
+        node("bin", "Bincount", {"ix", "size", "nw"}, {{"T", kFloat}}),
+        node("dense", "DenseBincount", {"ix2", "size", "nw"}, {{"T", kFloat}}),
+        placeholder("q", {2, 8, 16, 64}),
+        placeholder("k", {2, 8, 32, 64}),
+        node("att", "Einsum", {"q", "k"}, {{"T", kFloat}, {"equation", equation}}),
+    });
+    QCOMPARE(out(g, "scatter").shape, S({4, 3, 7}));
+    QVERIFY(out(g, "scatter").dtype == DType::Float32);  // the updates', not the indices'
+    QCOMPARE(out(g, "tsu").shape, S({4, 3, 7}));
+    QCOMPARE(out(g, "lower").shape, S({3, 4}));
+    QVERIFY(out(g, "lower").dtype == DType::Int32);
+    QCOMPARE(out(g, "upper_vec").shape, S({1, 6}));
+    QCOMPARE(out(g, "uniq", 0).shape, S({-1}));
+    QCOMPARE(out(g, "uniq", 1).shape, S({6}));
+    QVERIFY(out(g, "uniq", 1).dtype == DType::Int32);
+    QCOMPARE(out(g, "uniq2", 0).shape, S({4, 3, -1}));
+    QCOMPARE(out(g, "uniq2", 1).shape, S({7}));
+    QCOMPARE(out(g, "diff", 0).shape, S({-1}));
+    QCOMPARE(out(g, "diff", 1).shape, S({-1}));
+    QCOMPARE(out(g, "bin").shape, S({5}));
+    QVERIFY(out(g, "bin").dtype == DType::Float32);  // the weights' type
+    QCOMPARE(out(g, "dense").shape, S({2, 5}));
+    QCOMPARE(out(g, "att").shape, S({2, 8, 16, 32}));
+  }
 };
 
 QTEST_GUILESS_MAIN(ShapeTest)

@@ -16,6 +16,7 @@ std::vector<HostTensor> kernel_conv2d_backprop_input(const KernelContext&);
 std::vector<HostTensor> kernel_matmul(const KernelContext&);
 std::vector<HostTensor> kernel_fused_matmul(const KernelContext&);
 std::vector<HostTensor> kernel_batch_matmul(const KernelContext&);
+std::vector<HostTensor> kernel_einsum(const KernelContext&);
 std::vector<HostTensor> kernel_max_pool(const KernelContext&);
 std::vector<HostTensor> kernel_avg_pool(const KernelContext&);
 std::vector<HostTensor> kernel_resize_bilinear(const KernelContext&);
@@ -112,6 +113,8 @@ std::vector<HostTensor> ArgMin(const KernelContext&);
 std::vector<HostTensor> Cumsum(const KernelContext&);
 std::vector<HostTensor> Cumprod(const KernelContext&);
 std::vector<HostTensor> EuclideanNorm(const KernelContext&);
+std::vector<HostTensor> Bincount(const KernelContext&);
+std::vector<HostTensor> DenseBincount(const KernelContext&);
 std::vector<HostTensor> Reshape(const KernelContext&);
 std::vector<HostTensor> Squeeze(const KernelContext&);
 std::vector<HostTensor> ExpandDims(const KernelContext&);
@@ -153,7 +156,14 @@ std::vector<HostTensor> PadV2(const KernelContext&);
 std::vector<HostTensor> MirrorPad(const KernelContext&);
 std::vector<HostTensor> GatherV2(const KernelContext&);
 std::vector<HostTensor> GatherNd(const KernelContext&);
+std::vector<HostTensor> ScatterNd(const KernelContext&);
+std::vector<HostTensor> TensorScatterUpdate(const KernelContext&);
 std::vector<HostTensor> TopKV2(const KernelContext&);
+std::vector<HostTensor> LowerBound(const KernelContext&);
+std::vector<HostTensor> UpperBound(const KernelContext&);
+std::vector<HostTensor> Unique(const KernelContext&);
+std::vector<HostTensor> UniqueV2(const KernelContext&);
+std::vector<HostTensor> ListDiff(const KernelContext&);
 std::vector<HostTensor> NonMaxSuppressionV3(const KernelContext&);
 std::vector<HostTensor> NonMaxSuppressionV4(const KernelContext&);
 std::vector<HostTensor> NonMaxSuppressionV5(const KernelContext&);
@@ -180,6 +190,7 @@ std::span<const KernelEntry> kernel_registry() {
       {"_FusedMatMul", kernel_fused_matmul},
       {"BatchMatMul", kernel_batch_matmul},
       {"BatchMatMulV2", kernel_batch_matmul},
+      {"Einsum", kernel_einsum},
       {"MaxPool", kernel_max_pool},
       {"AvgPool", kernel_avg_pool},
       {"ResizeBilinear", kernel_resize_bilinear},
@@ -278,6 +289,8 @@ std::span<const KernelEntry> kernel_registry() {
       {"Cumsum", tensor_ops::Cumsum},
       {"Cumprod", tensor_ops::Cumprod},
       {"EuclideanNorm", tensor_ops::EuclideanNorm},
+      {"Bincount", tensor_ops::Bincount},
+      {"DenseBincount", tensor_ops::DenseBincount},
       {"Reshape", tensor_ops::Reshape},
       {"Squeeze", tensor_ops::Squeeze},
       {"ExpandDims", tensor_ops::ExpandDims},
@@ -320,7 +333,14 @@ std::span<const KernelEntry> kernel_registry() {
       {"GatherV2", tensor_ops::GatherV2},
       {"Gather", tensor_ops::GatherV2},
       {"GatherNd", tensor_ops::GatherNd},
+      {"ScatterNd", tensor_ops::ScatterNd},
+      {"TensorScatterUpdate", tensor_ops::TensorScatterUpdate},
       {"TopKV2", tensor_ops::TopKV2},
+      {"LowerBound", tensor_ops::LowerBound},
+      {"UpperBound", tensor_ops::UpperBound},
+      {"Unique", tensor_ops::Unique},
+      {"UniqueV2", tensor_ops::UniqueV2},
+      {"ListDiff", tensor_ops::ListDiff},
       {"NonMaxSuppressionV2", tensor_ops::NonMaxSuppressionV3},
       {"NonMaxSuppressionV3", tensor_ops::NonMaxSuppressionV3},
       {"NonMaxSuppressionV4", tensor_ops::NonMaxSuppressionV4},

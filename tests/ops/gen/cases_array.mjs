@@ -45,12 +45,15 @@ C('SplitV', (g) => g.op('SplitV', [g.f([2, 7]), g.ci([2, 4, 1]), g.si(1)], { num
 C('SplitV.inferred', (g) => g.op('SplitV', [g.f([6, 2]), g.ci([1, -1, 2]), g.si(0)], { num_split: a.i(3) }, { n: 3 }));
 C('ScatterNd', (g) => g.op('ScatterNd', [g.ci([4, 3, 1, 7], [4, 1]), g.f([4]), g.ci([8])], { Tindices: a.type('int32') }));
 C('ScatterNd.slices_duplicates', (g) => g.op('ScatterNd', [g.ci([0, 2, 0], [3, 1]), g.f([3, 4]), g.ci([4, 4])]));
+C('ScatterNd.elements_int32_duplicates', (g) => g.op('ScatterNd', [g.ci([0, 1, 2, 0, 0, 1, 1, 1], [4, 2]), g.i([4], -5, 5), g.ci([3, 2])]));
+C('ScatterNd.no_updates', (g) => g.op('ScatterNd', [g.const('int32', [0, 1], []), g.const('float32', [0, 4], []), g.ci([3, 4])]));
 C('GatherNd', (g) => g.op('GatherNd', [g.f([3, 4, 2]), g.ci([0, 1, 2, 3, 1, 0], [3, 2])], { Tindices: a.type('int32'), Tparams: a.type('float32') }));
 C('GatherNd.full_index', (g) => g.op('GatherNd', [g.i([3, 4]), g.ci([2, 3, 0, 0], [2, 2])]));
 C('SparseToDense', (g) => g.op('SparseToDense', [g.ci([0, 1, 1, 3, 2, 0], [3, 2]), g.ci([3, 4]), g.f([3]), g.sf(0.5)], { validate_indices: a.b(true), Tindices: a.type('int32') }));
 C('SparseToDense.scalar_value', (g) => g.op('SparseToDense', [g.ci([1, 4]), g.ci([6]), g.si(7), g.si(-1)], { T: a.type('int32') }));
 C('TensorScatterUpdate', (g) => g.op('TensorScatterUpdate', [g.f([5, 3]), g.ci([4, 0], [2, 1]), g.f([2, 3])], { Tindices: a.type('int32') }));
 C('TensorScatterUpdate.elements', (g) => g.op('TensorScatterUpdate', [g.i([3, 3]), g.ci([0, 0, 2, 1], [2, 2]), g.ci([100, 200])]));
+C('TensorScatterUpdate.duplicates', (g) => g.op('TensorScatterUpdate', [g.f([4, 2]), g.ci([1, 3, 1], [3, 1]), g.f([3, 2], 5, 9)]));
 
 // ---- transformation ----
 const cast = (src, dst, mk) => C(`Cast.${src}_to_${dst}`, (g) => g.op('Cast', [mk(g)], { SrcT: a.type(src), DstT: a.type(dst), Truncate: a.b(false) }));
@@ -112,6 +115,8 @@ C('Multinomial', (g) => g.op('Multinomial', [g.f([2, 4], -2, 2), g.si(5)], { T: 
 for (const op of ['LowerBound', 'UpperBound']) {
   C(op, (g) => g.op(op, [g.cf([0, 1, 1, 2, 5, -1, 0, 0, 3, 4], [2, 5]), g.cf([1, -2, 4, 0, 3, 9], [2, 3])], { T: a.type('float32'), out_type: a.type('int32') }));
   C(`${op}.int32`, (g) => g.op(op, [g.ci([1, 3, 3, 3, 7], [1, 5]), g.i([1, 6], 0, 8)], { T: a.type('int32'), out_type: a.type('int32') }));
+  // TF.js views 1-D inputs as one row: the result is [1, n].
+  C(`${op}.vector`, (g) => g.op(op, [g.cf([-1, 0, 0, 2.5]), g.f([5], -2, 3)], { T: a.type('float32'), out_type: a.type('int32') }));
 }
 C('TopKV2', (g) => g.op('TopKV2', [g.f([3, 6]), g.si(3)], { sorted: a.b(true) }, { n: 2 }));
 C('TopKV2.int32', (g) => g.op('TopKV2', [g.i([2, 5], 0, 100), g.si(2)], { sorted: a.b(true) }, { n: 2 }));
@@ -120,6 +125,11 @@ C('Unique', (g) => g.op('Unique', [g.ci([3, 1, 3, 2, 1, 7, 3])], { out_idx: a.ty
 C('Unique.fed_float', (g) => g.op('Unique', [g.input('float32', [6], { vals: [1.5, -2, 1.5, 0, -2, 4] })], { out_idx: a.type('int32') }, { n: 2 }));
 C('UniqueV2', (g) => g.op('UniqueV2', [g.ci([1, 2, 1, 2, 0, 3, 1, 2, 1], [3, 3]), g.ci([0])], { out_idx: a.type('int32'), Taxis: a.type('int32') }, { n: 2 }));
 C('UniqueV2.axis1', (g) => g.op('UniqueV2', [g.ci([1, 2, 1, 4, 0, 4], [2, 3]), g.ci([1])], { out_idx: a.type('int32') }, { n: 2 }));
+// TF.js keys values by their text: -0 is 0. (NaN, equal to NaN there too, is in the cpu unit test:
+// our engine refuses NaN inputs and weights unless told otherwise.)
+C('Unique.negative_zero', (g) => g.op('Unique', [g.input('float32', [6], { vals: [0, -0, 1, -0, 2.5, 0] })], { out_idx: a.type('int32') }, { n: 2 }));
+C('Unique.empty', (g) => g.op('Unique', [g.f([0])], { out_idx: a.type('int32') }, { n: 2 }));
+C('UniqueV2.negative_axis', (g) => g.op('UniqueV2', [g.i([2, 2, 4], 0, 1), g.ci([-1])], { out_idx: a.type('int32') }, { n: 2 }));
 
 // ---- dynamic ----
 const boxes = [0, 0, 1, 1, 0, 0.1, 1, 1.1, 0, -0.1, 1, 0.9, 0, 10, 1, 11, 0, 10.1, 1, 11.1, 0, 100, 1, 101];
@@ -136,6 +146,8 @@ C('Where.float', (g) => g.op('Where', [g.cf([0, 1.5, 0, -2, 0, 0])], { T: a.type
 C('Where.none', (g) => g.op('Where', [g.const('bool', [2, 2], [0, 0, 0, 0])], { T: a.type('bool') }));
 C('ListDiff', (g) => g.op('ListDiff', [g.ci([1, 2, 3, 4, 5, 6]), g.ci([1, 3, 5])], { out_idx: a.type('int32') }, { n: 2 }));
 C('ListDiff.fed', (g) => g.op('ListDiff', [g.i([8], 0, 5), g.ci([2, 4])], { out_idx: a.type('int32') }, { n: 2 }));
+C('ListDiff.float_negative_zero', (g) => g.op('ListDiff', [g.input('float32', [5], { vals: [1, 2.5, -0, 2, 1] }), g.cf([0, 2])], { out_idx: a.type('int32') }, { n: 2 }));
+C('ListDiff.empty_y', (g) => g.op('ListDiff', [g.i([4], 0, 5), g.const('int32', [0], [])], { out_idx: a.type('int32') }, { n: 2 }));
 
 // ---- graph ----
 C('PlaceholderWithDefault', (g) => g.op('PlaceholderWithDefault', [g.cf([1, 2, 3])], { dtype: a.type('float32'), shape: a.shape([3]) }));

@@ -117,6 +117,11 @@ C('Bincount', (g) => g.op('Bincount', [g.i([8], 0, 5), g.si(6), g.const('float32
 C('Bincount.weights', (g) => g.op('Bincount', [g.i([8], 0, 5), g.si(4), g.f([8])], { T: a.type('float32') }));
 C('DenseBincount', (g) => g.op('DenseBincount', [g.i([8], 0, 5), g.si(6), g.const('float32', [0], [])], { T: a.type('float32'), Tidx: a.type('int32'), binary_output: a.b(false) }));
 C('DenseBincount.binary', (g) => g.op('DenseBincount', [g.i([2, 6], 0, 5), g.si(6), g.const('float32', [0], [])], { T: a.type('float32'), Tidx: a.type('int32'), binary_output: a.b(true) }));
+C('Bincount.int_weights', (g) => g.op('Bincount', [g.i([3, 4], 0, 6), g.si(5), g.i([3, 4], -3, 3)], { T: a.type('int32') }));
+C('Bincount.empty', (g) => g.op('Bincount', [g.const('int32', [0], []), g.si(3), g.const('float32', [0], [])], { T: a.type('float32') }));
+// TF.js reads binary_output for 2-D input only: a vector is counted.
+C('DenseBincount.binary_vector', (g) => g.op('DenseBincount', [g.i([8], 0, 3), g.si(4), g.const('float32', [0], [])], { T: a.type('float32'), Tidx: a.type('int32'), binary_output: a.b(true) }));
+C('DenseBincount.weights_2d', (g) => g.op('DenseBincount', [g.i([2, 5], 0, 5), g.si(4), g.f([2, 5])], { T: a.type('float32'), Tidx: a.type('int32'), binary_output: a.b(false) }));
 
 // ---- normalization ----
 C('EuclideanNorm', (g) => g.op('EuclideanNorm', [g.f([3, 4]), g.ci([1])], { keep_dims: a.b(false) }));
@@ -156,5 +161,12 @@ C('Einsum', (g) => g.op('Einsum', [g.f([3, 4]), g.f([4, 5])], { equation: a.s('i
 C('Einsum.batch', (g) => g.op('Einsum', [g.f([2, 3, 4]), g.f([2, 4, 5])], { equation: a.s('bij,bjk->bik'), N: a.i(2), T: a.type('float32') }));
 C('Einsum.transpose', (g) => g.op('Einsum', [g.f([3, 4])], { equation: a.s('ij->ji'), N: a.i(1), T: a.type('float32') }));
 C('Einsum.reduce', (g) => g.op('Einsum', [g.f([3, 4]), g.f([3, 4])], { equation: a.s('ij,ij->i'), N: a.i(2), T: a.type('float32') }));
+C('Einsum.outer', (g) => g.op('Einsum', [g.f([3]), g.f([4])], { equation: a.s('i,j->ij'), N: a.i(2), T: a.type('float32') }));
+C('Einsum.attention', (g) => g.op('Einsum', [g.f([2, 3, 4, 5]), g.f([2, 3, 6, 5])], { equation: a.s('bhqd,bhkd->bhqk'), N: a.i(2), T: a.type('float32') }));
+C('Einsum.permuted_output', (g) => g.op('Einsum', [g.f([2, 3, 4]), g.f([4, 5])], { equation: a.s('bij,jk->kbi'), N: a.i(2), T: a.type('float32') }));
+C('Einsum.sum_all', (g) => g.op('Einsum', [g.f([3, 4])], { equation: a.s('ij->'), N: a.i(1), T: a.type('float32') }));
+C('Einsum.free_summed', (g) => g.op('Einsum', [g.f([3, 4]), g.f([4, 5])], { equation: a.s('ij,jk->i'), N: a.i(2), T: a.type('float32') }));
+C('Einsum.int32', (g) => g.op('Einsum', [g.i([2, 3], -4, 4), g.i([3, 2], -4, 4)], { equation: a.s('ij,jk->ik'), N: a.i(2), T: a.type('int32') }));
+C('Einsum.three_operands', (g) => g.op('Einsum', [g.f([2, 3]), g.f([3, 4]), g.f([4, 2])], { equation: a.s('ij,jk,kl->il'), N: a.i(3), T: a.type('float32') }));
 C('MatrixBandPart', (g) => g.op('MatrixBandPart', [g.f([4, 5]), g.si(1), g.si(2)], { Tindex: a.type('int32') }));
 C('MatrixBandPart.lower', (g) => g.op('MatrixBandPart', [g.f([2, 4, 4]), g.si(-1), g.si(0)], { Tindex: a.type('int32') }));
