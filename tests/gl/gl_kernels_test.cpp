@@ -262,6 +262,47 @@ class GlKernelsTest : public QObject {
         }
   }
 
+  // A filter that is already a texture (computed, or read as it is by another kernel) is
+  // repacked on the GPU (pack_conv_weights.comp, pack_depthwise_weights.comp) instead of on the
+  // host as a weight whose upload is still deferred.
+  void filters_packed_on_the_gpu() {
+    f.gl->test_hooks().eager_uploads = true;
+    struct Eager {
+      gl::GlBackend& gl;
+      ~Eager() { gl.test_hooks().eager_uploads = false; }
+    } eager{*f.gl};
+    for (const auto& [x, w] : std::vector<std::pair<Shape, Shape>>{{{1, 7, 7, 3}, {3, 3, 3, 5}},
+                                                                   {{2, 9, 8, 6}, {1, 1, 6, 9}}}) {
+      Node n = test::make_node("Conv2D", 2);
+      n.attrs["strides"] = I64s{1, 1, 1, 1};
+      n.attrs["padding"] = std::string("SAME");
+      check(n, {rnd(x), rnd(w)}, "Conv2D x" + shape_to_string(x) + " f" + shape_to_string(w));
+      if (QTest::currentTestFailed()) return;
+    }
+    Node n = test::make_node("DepthwiseConv2dNative", 2);
+    n.attrs["strides"] = I64s{1, 2, 2, 1};
+    n.attrs["padding"] = std::string("SAME");
+    check(n, {rnd({1, 9, 9, 6}), rnd({3, 3, 6, 1})}, "DepthwiseConv2dNative [1,9,9,6]");
+  }
+
+  // A weight read only repacked is packed on the host at the first run: one dispatch (the
+  // convolution), no pack kernel, and the filter never gets a texture of its own.
+  void first_run_packs_filters_on_the_host() {
+    for (const char* op : {"Conv2D", "DepthwiseConv2dNative"}) {
+      const bool dw = std::string(op) == "DepthwiseConv2dNative";
+      Node n = test::make_node(op, 2);
+      n.attrs["strides"] = I64s{1, 1, 1, 1};
+      n.attrs["padding"] = std::string("SAME");
+      const HostTensor x = rnd({1, 6, 6, 5}), w = rnd(dw ? Shape{3, 3, 5, 1} : Shape{3, 3, 5, 7});
+      f.gl->reset_stats();
+      const HostTensor got = f.run_gl(n, {x, w});
+      QCOMPARE(f.gl->stats().dispatches, std::int64_t{1});
+      QCOMPARE(f.gl->stats().uploads, std::int64_t{2});  // the input and the packed filter
+      test::expect_close(got, test::run_cpu(n, {x, w}), false, op);
+      if (QTest::currentTestFailed()) return;
+    }
+  }
+
   void conv2d_backprop_input() {
     struct Case {
       Shape x, f, dy;

@@ -182,6 +182,35 @@ class GlModelCacheTest : public QObject {
     QCOMPARE(gl::live_gl_objects().textures, textures);
   }
 
+  // A run's tensors of one size reuse the textures of another's that died (wider and taller, at
+  // most kMaxWaste times the texels), so that a first run makes textures for its peak, not for
+  // every size it meets; the layout's pads then say the texture's real size.
+  void poolFitsSmallerTensorsIntoFreeTextures() {
+    GlEngine e(cache_.path);
+    const auto& ctx = e.gl->context();
+    gl::TexturePool pool;
+    const gl::TexLayout big{1, 10, 11, 8};  // 11 x 20 texels
+    pool.give(pool.take(ctx, big, false), gl::TexturePool::key_of(big, false));
+    gl::TexLayout fits{1, 9, 9, 8};  // 9 x 18: 162 texels of 220
+    gl::GlObject t = pool.take_fitting(ctx, fits, false);
+    QCOMPARE(pool.created(), std::size_t{1});
+    QCOMPARE(fits.tex_width(), std::int64_t{11});
+    QCOMPARE(fits.tex_height(), std::int64_t{20});
+    QCOMPARE(fits.texel_index(0, 1), std::int64_t{11});  // rows are the texture's
+    pool.give(std::move(t), gl::TexturePool::key_of(fits, false));
+    QCOMPARE(pool.cached_textures(), std::size_t{1});
+    gl::TexLayout tiny{1, 2, 3, 4};  // 6 texels: a 220-texel texture would waste too much
+    pool.give(pool.take_fitting(ctx, tiny, false), gl::TexturePool::key_of(tiny, false));
+    QCOMPARE(pool.created(), std::size_t{2});
+    QCOMPARE(tiny.tex_width(), std::int64_t{3});
+    gl::TexLayout taller{1, 11, 11, 8};  // 11 x 22: no free texture is tall enough
+    pool.give(pool.take_fitting(ctx, taller, false), gl::TexturePool::key_of(taller, false));
+    QCOMPARE(pool.created(), std::size_t{3});
+    gl::TexLayout half{1, 10, 11, 8};  // the right size, but RGBA16F
+    pool.give(pool.take_fitting(ctx, half, true), gl::TexturePool::key_of(half, true));
+    QCOMPARE(pool.created(), std::size_t{4});
+  }
+
   void modelTokenDefaultsToBundleHash() {
     GlEngine e(cache_.path);
     e.gl->model_opened(bundle_);

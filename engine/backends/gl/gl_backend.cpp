@@ -21,10 +21,6 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// Float constants up to this many elements also keep their host copy at upload (for kernels that
-// read scalar parameters on the host).
-constexpr std::int64_t kKeepHostElements = 16;
-
 bool flag_bool(const runtime::Flags* f, std::string_view name, bool fallback) {
   return f && f->has(name) ? f->get_bool(name) : fallback;
 }
@@ -257,12 +253,7 @@ void GlBackend::check_lost(const graph::Node* node) {
   throw BackendUnavailable("gl backend is not available: " + availability_.reason);
 }
 
-std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp16) {
-  if (fault_hits(GlFault::Alloc)) {
-    // One texel wider than the driver allows: the real glTexStorage2D failure path.
-    TexLayout wide{1, 1, ctx_->limits().max_texture_size + std::int64_t{1}, 4};
-    make_texture(ctx_, wide, fp16);
-  }
+std::pair<TexLayout, Storage> GlBackend::texture_for(const Shape& shape, bool fp16) const {
   const GlLimits& lim = ctx_->limits();
   auto l = layout_of(shape);
   if (l && fits(shape, lim)) l = with_panels(*l, lim.max_texture_size);
@@ -274,8 +265,18 @@ std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp
   const Storage storage = !fp16                   ? Storage::Fp32
                           : emulate_under(flags_) ? Storage::Fp16Emulated
                                                   : Storage::Fp16;
-  return std::make_shared<GlTensorData>(textures_->take(ctx_, *l, storage == Storage::Fp16), *l,
-                                        storage, textures_);
+  return {*l, storage};
+}
+
+std::shared_ptr<GlTensorData> GlBackend::new_texture(const Shape& shape, bool fp16) {
+  if (fault_hits(GlFault::Alloc)) {
+    // One texel wider than the driver allows: the real glTexStorage2D failure path.
+    TexLayout wide{1, 1, ctx_->limits().max_texture_size + std::int64_t{1}, 4};
+    make_texture(ctx_, wide, fp16);
+  }
+  auto [l, storage] = texture_for(shape, fp16);
+  GlObject tex = textures_->take_fitting(ctx_, l, storage == Storage::Fp16);
+  return std::make_shared<GlTensorData>(std::move(tex), l, storage, textures_);
 }
 
 std::shared_ptr<runtime::BackendData> GlBackend::upload(const HostTensor& host) {
@@ -286,29 +287,55 @@ std::shared_ptr<runtime::BackendData> GlBackend::upload(const HostTensor& host) 
   if (!host.buffer || host.buffer->size() < host.byte_size())
     throw ModelError("gl backend: upload of a float32 tensor " + shape_to_string(host.shape) +
                      " without data");
-  ctx_->make_current();
-  const auto t0 = Clock::now();
-  auto data = new_texture(host.shape, fp16_active());
-  std::vector<float>& texels = upload_texels_;
-  pack_phwc4(host, data->layout(), texels);
-  // What the driver's RGBA16F upload would have kept.
-  if (data->storage() == Storage::Fp16Emulated) round_to_half(texels, half_rules_->upload);
-  if (host.num_elements() > 0) write_texels(*data, texels);
-  // A large one is not kept: a model's inputs and weights are mostly under 4 MB.
-  if (texels.capacity() > (std::size_t{1} << 20)) std::vector<float>().swap(texels);
-  if (host.num_elements() <= kKeepHostElements) data->set_host(host);
-  stats_.upload_ms += ms_since(t0);
-  ++stats_.uploads;
-  stats_.upload_bytes += static_cast<std::int64_t>(host.byte_size());
+  // Made and filled at its first use (realize): a filter read only repacked never is.
+  const auto [l, storage] = texture_for(host.shape, fp16_active());
+  auto data = std::make_shared<GlTensorData>(host, l, storage, textures_);
+  if (hooks_.eager_uploads) realize(*data);
   return data;
 }
 
-void GlBackend::write_texels(const GlTensorData& data, const std::vector<float>& texels) {
-  glBindTexture(GL_TEXTURE_2D, data.texture());
+void GlBackend::realize(const GlTensorData& data) {
+  if (!data.deferred()) return;
+  const HostTensor& host = *data.host();
+  data.set_texture(filled_texture(
+      data.layout(), data.storage(), static_cast<std::int64_t>(host.byte_size()),
+      [&](const TexLayout& l, std::vector<float>& texels) { pack_phwc4(host, l, texels); }));
+  // Small constants keep their host copy, for kernels that read scalar parameters on the host.
+  if (host.num_elements() > kKeepHostElements) data.drop_host();
+}
+
+std::shared_ptr<GlTensorData> GlBackend::upload_texels(const Shape& shape, Storage storage,
+                                                       std::int64_t bytes, const TexelFill& fill) {
+  const TexLayout l = texture_for(shape, storage != Storage::Fp32).first;
+  return std::make_shared<GlTensorData>(filled_texture(l, storage, bytes, fill), l, storage,
+                                        textures_);
+}
+
+GlObject GlBackend::filled_texture(const TexLayout& layout, Storage storage, std::int64_t bytes,
+                                   const TexelFill& fill) {
+  check_lost(current_node_);
+  ctx_->make_current();
+  const auto t0 = Clock::now();
+  GlObject tex = textures_->take(ctx_, layout, storage == Storage::Fp16);
+  std::vector<float>& texels = upload_texels_;
+  fill(layout, texels);
+  // What the driver's RGBA16F upload would have kept.
+  if (storage == Storage::Fp16Emulated) round_to_half(texels, half_rules_->upload);
+  write_texels(tex.id(), layout, texels);
+  // A large one is not kept: a model's inputs and weights are mostly under 4 MB.
+  if (texels.capacity() > (std::size_t{1} << 20)) std::vector<float>().swap(texels);
+  stats_.upload_ms += ms_since(t0);
+  ++stats_.uploads;
+  stats_.upload_bytes += bytes;
+  return tex;
+}
+
+void GlBackend::write_texels(GLuint texture, const TexLayout& layout,
+                             const std::vector<float>& texels) {
+  glBindTexture(GL_TEXTURE_2D, texture);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(data.layout().tex_width()),
-                  static_cast<GLsizei>(data.layout().tex_height()), GL_RGBA, GL_FLOAT,
-                  texels.data());
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(layout.tex_width()),
+                  static_cast<GLsizei>(layout.tex_height()), GL_RGBA, GL_FLOAT, texels.data());
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
@@ -317,7 +344,10 @@ PendingRead GlBackend::begin_read(const runtime::TensorView& tensor) {
   if (!d) throw std::logic_error("gl backend: download of data from another backend");
   PendingRead r;
   r.shape = tensor.shape;
-  if (d->on_host()) {
+  // Deferred fp32 values are the host's as they are; fp16 ones go through the texture, whose
+  // upload rounds them.
+  if (d->deferred() && d->fp16()) realize(*d);
+  if (d->on_host() || d->deferred()) {
     HostTensor h = *d->host();
     h.shape = tensor.shape;  // a reshape shares the data under another shape
     r.host = std::move(h);

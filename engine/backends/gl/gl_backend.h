@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -65,6 +66,9 @@ struct GlTestHooks {
   // Kernels read their inputs through samplers even where image units would do, so that tests
   // cover the path of kernels with more inputs than the driver has image units.
   bool inputs_as_samplers = false;
+  // upload() makes the texture at once instead of at the first use, so that tests cover the
+  // repacking of filters that are already textures (pack_conv_weights.comp on the GPU).
+  bool eager_uploads = false;
 };
 
 class GlBackend : public runtime::Backend {
@@ -141,6 +145,14 @@ class GlBackend : public runtime::Backend {
   void flush_pending();
   // A new float tensor's texture: fp32, or fp16 native or emulated as gl.fp16_storage says.
   std::shared_ptr<GlTensorData> new_texture(const Shape& shape, bool fp16);
+  // Makes and fills the texture of data that upload() deferred (nothing for other data).
+  void realize(const GlTensorData& data);
+  // Writes a texture's texels (RGBA, tex_width x tex_height of the layout) into the vector.
+  using TexelFill = std::function<void(const TexLayout&, std::vector<float>&)>;
+  // A new texture of `storage` for a float tensor of `shape`, its texels written by `fill` on the
+  // host (a filter repacked there), uploaded now; `bytes` counts as uploaded.
+  std::shared_ptr<GlTensorData> upload_texels(const Shape& shape, Storage storage,
+                                              std::int64_t bytes, const TexelFill& fill);
   const TexturePool& texture_pool() const { return *textures_; }
 
  private:
@@ -152,8 +164,16 @@ class GlBackend : public runtime::Backend {
   bool emulate_by_default() const;
   // fp16_storage.cpp: finds half_rules_ (or says in half_rules_note_ why not).
   void probe_half_rules();
-  // `texels` (pack_phwc4's) into the texture of `data`.
-  void write_texels(const GlTensorData& data, const std::vector<float>& texels);
+  // The layout and storage of a float tensor of `shape`; BackendLimit when no texture holds it.
+  std::pair<TexLayout, Storage> texture_for(const Shape& shape, bool fp16) const;
+  // `texels` (pack_phwc4's) into `texture`, of `layout`.
+  void write_texels(GLuint texture, const TexLayout& layout, const std::vector<float>& texels);
+  // A texture from the pool for `layout`, filled by `fill` (rounded as `storage` keeps values).
+  GlObject filled_texture(const TexLayout& layout, Storage storage, std::int64_t bytes,
+                          const TexelFill& fill);
+  void write_texels(const GlTensorData& data, const std::vector<float>& texels) {
+    write_texels(data.texture(), data.layout(), texels);
+  }
   // One kernel call's dispatch (dispatch() adds the rounding pass).
   void dispatch_one(const KernelCall& call);
   void start();

@@ -63,8 +63,18 @@ class OpContext {
   bool fp16() const { return fp16_; }
   std::size_t num_inputs() const { return inputs_.size(); }
   const Shape& shape(std::size_t i) const;
-  // Input i as a float texture; throws ModelError naming the node otherwise.
+  // Input i as a float texture (made now if its upload was deferred); throws naming the node
+  // otherwise.
   const GlTensorData& tex(std::size_t i) const;
+  // The same without making a deferred texture (for kernels that read a repacked copy).
+  const GlTensorData& data(std::size_t i) const;
+  // A new float texture of `storage` for `shape`, its texels written on the host (GlBackend::
+  // upload_texels).
+  std::shared_ptr<GlTensorData> upload_texels(const Shape& shape, Storage storage,
+                                              std::int64_t bytes,
+                                              const GlBackend::TexelFill& fill) const {
+    return gl_.upload_texels(shape, storage, bytes, fill);
+  }
   // Input i as a texture of one value per output channel (of `channels`) or one for all, as
   // epilogues read a bias or Prelu alpha; fails naming `what` otherwise.
   const GlTensorData& per_channel_tex(std::size_t i, std::int64_t channels,
@@ -104,6 +114,9 @@ class OpContext {
   void expect_inputs(std::size_t min, std::size_t max) const;
 
  private:
+  // Input i's data, ready for its host values to be read (host() or a download).
+  const GlTensorData* host_ready(std::size_t i) const;
+
   GlBackend& gl_;
   const graph::Node& node_;
   std::span<const runtime::TensorView> inputs_;

@@ -50,7 +50,7 @@ GlTensorData::~GlTensorData() {
 }
 
 std::size_t GlTensorData::bytes() const {
-  if (!texture_) return host_ ? host_->byte_size() : 0;
+  if (!texture_ && !deferred_) return host_ ? host_->byte_size() : 0;
   const auto texels = static_cast<std::size_t>(layout_.tex_width() * layout_.tex_height());
   std::size_t packed = 0;
   for (const auto& p : packed_) packed += p.second->bytes();

@@ -79,6 +79,10 @@ TexLayout without_pow2_sides(TexLayout l, std::int64_t max_size);
 // Whether a texture for `shape` fits the driver's limits (rank <= 4, sides <= max_texture_size).
 bool fits(const Shape& shape, const GlLimits& limits);
 
+// Float tensors up to this many elements keep their host copy once their texture is made (for
+// kernels that read scalar parameters on the host).
+inline constexpr std::int64_t kKeepHostElements = 16;
+
 // How a float tensor's values are kept.
 enum class Storage {
   Fp32,  // RGBA32F
@@ -91,6 +95,10 @@ enum class Storage {
 
 // One tensor's data on the gl backend: a texture (float tensors) or a host copy (int32, bool).
 // Shared (std::enable_shared_from_this): a dispatch kept for later holds its tensors alive.
+// Uploads are deferred: upload() keeps the host values and the layout, and the texture is made
+// and filled at the tensor's first use as a texture (GlBackend::realize). A convolution filter
+// that its kernel reads only repacked (packed() below) is packed on the host and never gets a
+// texture of its own: the first run allocates, uploads and dispatches that much less.
 class GlTensorData : public runtime::BackendData,
                      public std::enable_shared_from_this<GlTensorData> {
  public:
@@ -99,12 +107,29 @@ class GlTensorData : public runtime::BackendData,
                std::weak_ptr<TexturePool> pool = {})
       : texture_(std::move(texture)), layout_(layout), storage_(storage), pool_(std::move(pool)) {}
   explicit GlTensorData(HostTensor host) : host_(std::move(host)) {}
+  // Float data whose texture (from `pool`, of `layout` and `storage`) is made later.
+  GlTensorData(HostTensor host, TexLayout layout, Storage storage, std::weak_ptr<TexturePool> pool)
+      : layout_(layout),
+        storage_(storage),
+        pool_(std::move(pool)),
+        host_(std::move(host)),
+        deferred_(true) {}
   ~GlTensorData() override;
   GlTensorData(const GlTensorData&) = delete;
   GlTensorData& operator=(const GlTensorData&) = delete;
 
+  // A deferred tensor counts the texture it will have, so that the engine's accounting does not
+  // depend on when it is made.
   std::size_t bytes() const override;
-  bool on_host() const { return !texture_; }
+  bool on_host() const { return !texture_ && !deferred_; }
+  // Float data uploaded but without its texture yet (host() holds the values).
+  bool deferred() const { return deferred_; }
+  // The texture of a deferred tensor, filled by the caller (GlBackend::realize).
+  void set_texture(GlObject texture) const {
+    texture_ = std::move(texture);
+    deferred_ = false;
+  }
+  void drop_host() const { host_.reset(); }
   GLuint texture() const { return texture_.id(); }
   const TexLayout& layout() const { return layout_; }
   // Half precision values (whatever the texture's format).
@@ -131,11 +156,13 @@ class GlTensorData : public runtime::BackendData,
   }
 
  private:
-  GlObject texture_;
+  // Mutable: a deferred tensor gets them at its first use, through const references.
+  mutable GlObject texture_;
   TexLayout layout_;
   Storage storage_ = Storage::Fp32;
   std::weak_ptr<TexturePool> pool_;
-  std::optional<HostTensor> host_;
+  mutable std::optional<HostTensor> host_;
+  mutable bool deferred_ = false;
   mutable std::vector<std::pair<std::string, std::shared_ptr<GlTensorData>>> packed_;
 };
 

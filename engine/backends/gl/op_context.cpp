@@ -149,6 +149,12 @@ const Shape& OpContext::shape(std::size_t i) const {
 }
 
 const GlTensorData& OpContext::tex(std::size_t i) const {
+  const GlTensorData& d = data(i);
+  gl_.realize(d);
+  return d;
+}
+
+const GlTensorData& OpContext::data(std::size_t i) const {
   if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
   const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
   if (!d || d->on_host() || inputs_[i].dtype != DType::Float32)
@@ -176,10 +182,18 @@ DType OpContext::dtype(std::size_t i) const {
   return inputs_[i].dtype;
 }
 
-HostTensor OpContext::host(std::size_t i) const {
+const GlTensorData* OpContext::host_ready(std::size_t i) const {
   if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
   const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
   if (!d) unsupported("input " + std::to_string(i) + " is not gl data");
+  // A deferred fp16 tensor's host values are not rounded yet (small constants' host copies were
+  // never rounded: those stay as they are).
+  if (d->deferred() && d->fp16() && d->host()->num_elements() > kKeepHostElements) gl_.realize(*d);
+  return d;
+}
+
+HostTensor OpContext::host(std::size_t i) const {
+  const GlTensorData* d = host_ready(i);
   HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
   h.shape = inputs_[i].shape;
   if (!h.buffer || h.buffer->size() < h.byte_size())
@@ -188,9 +202,7 @@ HostTensor OpContext::host(std::size_t i) const {
 }
 
 std::vector<std::int64_t> OpContext::ints(std::size_t i) const {
-  if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
-  const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
-  if (!d) unsupported("input " + std::to_string(i) + " is not gl data");
+  const GlTensorData* d = host_ready(i);
   HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
   std::vector<std::int64_t> out;
   if (!h.buffer || h.buffer->size() < h.byte_size())
@@ -210,9 +222,7 @@ std::vector<std::int64_t> OpContext::ints(std::size_t i) const {
 }
 
 float OpContext::scalar(std::size_t i) const {
-  if (i >= inputs_.size()) fail("missing input " + std::to_string(i));
-  const auto* d = dynamic_cast<const GlTensorData*>(inputs_[i].data.get());
-  if (!d) unsupported("input " + std::to_string(i) + " is not gl data");
+  const GlTensorData* d = host_ready(i);
   HostTensor h = d->host() ? *d->host() : gl_.download(inputs_[i]);
   if (h.num_elements() != 1) fail("input " + std::to_string(i) + " must be a scalar");
   if (h.dtype == DType::Int32) return static_cast<float>(h.values<std::int32_t>()[0]);

@@ -100,18 +100,53 @@ constexpr std::int64_t kGemvRows = 4;
 constexpr std::int64_t kConvPixels = 4;
 constexpr std::int64_t kConvSlices = 2;
 
-// A copy of input 1 (a filter) repacked by `shader` into a texture of `shape` (at the filter's
-// precision), made at the first run and kept with the filter's data; null when the driver's
-// textures cannot hold it (or a test says so).
+// The filter [KH][KW][IC][OC] as pack_conv_weights.comp packs it, written on the host into the
+// texels of the packed tensor [1, KH * KW * ICP, OC4P, 4] (layout `l`): texel row
+// tap * ICP + ci holds filter[kh][kw][ci][0 .. OC - 1], then zeros (tap = kh * KW + kw).
+void pack_conv_filter(const HostTensor& f, const TexLayout& l, std::vector<float>& texels) {
+  texels.assign(static_cast<std::size_t>(l.tex_width() * l.tex_height() * 4), 0.f);
+  const std::int64_t taps = f.shape[0] * f.shape[1], ic = f.shape[2], oc = f.shape[3];
+  const std::int64_t icp = l.h / taps;
+  const float* src = f.values<float>().data();
+  for (std::int64_t t = 0; t < taps; ++t)
+    for (std::int64_t ci = 0; ci < ic; ++ci)
+      std::copy_n(src + (t * ic + ci) * oc, oc, texels.data() + l.texel_index(0, t * icp + ci) * 4);
+}
+
+// The depthwise filter [KH][KW][C][1] as pack_depthwise_weights.comp packs it, likewise into the
+// texels of [1, KH * KW, C4, 4]: texel row `tap` holds filter[kh][kw][0 .. C - 1][0], then zeros.
+void pack_depthwise_filter(const HostTensor& f, const TexLayout& l, std::vector<float>& texels) {
+  texels.assign(static_cast<std::size_t>(l.tex_width() * l.tex_height() * 4), 0.f);
+  const std::int64_t taps = f.shape[0] * f.shape[1], ch = f.shape[2];
+  const float* src = f.values<float>().data();
+  for (std::int64_t t = 0; t < taps; ++t)
+    std::copy_n(src + t * ch, ch, texels.data() + l.texel_index(0, t) * 4);
+}
+
+// A copy of input 1 (a filter) repacked into a texture of `shape` (at the filter's precision),
+// made at the first run and kept with the filter's data; null when the driver's textures cannot
+// hold it (or a test says so). A filter whose upload is still deferred (a weight) is packed on
+// the host by `host_pack` and gets no texture of its own; one already on the GPU (a computed
+// filter, or a weight another kernel read as it is) is packed there by `shader`.
 const GlTensorData* packed_weights(OpContext& c, const std::string& key, const std::string& shader,
-                                   const Shape& shape, std::vector<UniformValue> uniforms) {
+                                   const Shape& shape, std::vector<UniformValue> uniforms,
+                                   void (*host_pack)(const HostTensor&, const TexLayout&,
+                                                     std::vector<float>&)) {
   if (c.no_packed_weights() || !fits(shape, c.limits())) return nullptr;
-  const GlTensorData& filter = c.tex(1);
+  const GlTensorData& filter = c.data(1);
   if (const GlTensorData* p = filter.packed(key)) return p;
+  if (filter.deferred()) {
+    const HostTensor& host = *filter.host();
+    return &filter.set_packed(
+        key, c.upload_texels(shape, filter.storage(), static_cast<std::int64_t>(host.byte_size()),
+                             [&](const TexLayout& l, std::vector<float>& texels) {
+                               host_pack(host, l, texels);
+                             }));
+  }
   auto packed = c.output(shape, filter.fp16());
   KernelCall pack;
   pack.shader = shader;
-  pack.inputs = {&filter};
+  pack.inputs = {&c.tex(1)};
   pack.uniforms = std::move(uniforms);
   pack.output = packed.get();
   c.dispatch(pack);
@@ -123,8 +158,8 @@ const GlTensorData* packed_conv_weights(OpContext& c, const Shape& f, std::int64
   const std::int64_t icp = (f[2] + 3) / 4 * 4, oc4 = (f[3] + 3) / 4;
   const std::int64_t oc4p = (oc4 + slices - 1) / slices * slices;
   return packed_weights(c, "conv_direct:" + std::to_string(slices), "pack_conv_weights.comp",
-                        {1, f[0] * f[1] * icp, oc4p, 4},
-                        {{"KW", false, f[1]}, {"ICP", false, icp}});
+                        {1, f[0] * f[1] * icp, oc4p, 4}, {{"KW", false, f[1]}, {"ICP", false, icp}},
+                        pack_conv_filter);
 }
 
 std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
@@ -181,7 +216,8 @@ constexpr std::int64_t kDepthwisePixels = 4;
 // (pack_depthwise_weights.comp says how).
 const GlTensorData* packed_depthwise_weights(OpContext& c, const Shape& f) {
   return packed_weights(c, "depthwise_direct", "pack_depthwise_weights.comp",
-                        {1, f[0] * f[1], (f[2] + 3) / 4, 4}, {{"KW", false, f[1]}});
+                        {1, f[0] * f[1], (f[2] + 3) / 4, 4}, {{"KW", false, f[1]}},
+                        pack_depthwise_filter);
 }
 
 std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {

@@ -1,5 +1,8 @@
 #include "backends/gl/texture_pool.h"
 
+#include <bit>
+#include <chrono>
+
 #include "backends/gl/gl_tensor.h"
 
 namespace tfjsi::gl {
@@ -22,9 +25,54 @@ GlObject TexturePool::take(const std::shared_ptr<GlContext>& ctx, const TexLayou
       --cached_textures_;
       return t;
     }
-    ++created_;
   }
-  return make_texture(ctx, layout, rgba16f);
+  const auto t0 = std::chrono::steady_clock::now();
+  GlObject t = make_texture(ctx, layout, rgba16f);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::lock_guard lock(mutex_);
+  ++created_.textures;
+  created_.bytes += static_cast<std::int64_t>(key.bytes());
+  created_.ms += ms;
+  return t;
+}
+
+GlObject TexturePool::take_fitting(const std::shared_ptr<GlContext>& ctx, TexLayout& layout,
+                                   bool rgba16f) {
+  const Key key = key_of(layout, rgba16f);
+  {
+    std::lock_guard lock(mutex_);
+    auto pot = [](std::int64_t v) { return std::has_single_bit(static_cast<std::uint64_t>(v)); };
+    auto best = buckets_.end();
+    for (auto it = buckets_.begin(); it != buckets_.end(); ++it) {
+      const Key& k = it->first;
+      if (it->second.free.empty() || k.rgba16f != rgba16f || k.width < key.width ||
+          k.height < key.height || pot(k.width) != pot(key.width) ||
+          pot(k.height) != pot(key.height) ||
+          k.width * k.height > kMaxWaste * key.width * key.height)
+        continue;
+      if (k == key) {  // its own size first
+        best = it;
+        break;
+      }
+      if (best == buckets_.end() || k.width * k.height < best->first.width * best->first.height)
+        best = it;
+    }
+    if (best != buckets_.end()) {
+      const Key& k = best->first;
+      buckets_[key].used = true;  // asked for: end_round keeps what the run still asks
+      Bucket& b = best->second;
+      b.used = true;
+      GlObject t = std::move(b.free.back());
+      b.free.pop_back();
+      cached_bytes_ -= k.bytes();
+      --cached_textures_;
+      layout.pad_w += k.width - key.width;
+      layout.pad_h += k.height - key.height;
+      return t;
+    }
+  }
+  return take(ctx, layout, rgba16f);
 }
 
 void TexturePool::give(GlObject texture, Key key) noexcept {
@@ -78,7 +126,7 @@ std::size_t TexturePool::cached_textures() const {
   return cached_textures_;
 }
 
-std::size_t TexturePool::created() const {
+TexturePool::Created TexturePool::created_totals() const {
   std::lock_guard lock(mutex_);
   return created_;
 }

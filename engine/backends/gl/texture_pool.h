@@ -36,6 +36,16 @@ class TexturePool {
 
   // A texture for `layout`, recycled when one is free, else made (make_texture's errors propagate).
   GlObject take(const std::shared_ptr<GlContext>& ctx, const TexLayout& layout, bool rgba16f);
+  // The same, also taking a free texture of another size that holds `layout` (wider, taller, its
+  // sides powers of two where layout's are, at most kMaxWaste times its texels) when none of its
+  // own size is free; `layout`'s pads then grow to the texture's size. For tensors made during
+  // runs: a run's tensors of many sizes live and die in turn, and reusing across sizes keeps the
+  // first run's new textures near the run's peak. Fresh textures cost llvmpipe a zero fill
+  // through page faults (measured: movenet-lightning's first run with a warm program cache made
+  // 291 textures, 40 MB, in 233 ms). A waste of up to 8x made that first run's new textures
+  // 22.1 MB against 25.9 MB with 2x (bench/results/gl-warm-2026-11-26.md).
+  GlObject take_fitting(const std::shared_ptr<GlContext>& ctx, TexLayout& layout, bool rgba16f);
+  static constexpr std::int64_t kMaxWaste = 8;
   // A texture that take() gave out comes back. Any thread may call this.
   void give(GlObject texture, Key key) noexcept;
   // Frees free textures of sizes that no take() asked for since the last call: what the model no
@@ -46,8 +56,14 @@ class TexturePool {
 
   std::size_t cached_bytes() const;
   std::size_t cached_textures() const;
+  // What take() made because nothing free fitted: textures, their bytes, the time it took.
+  struct Created {
+    std::int64_t textures = 0, bytes = 0;
+    double ms = 0;
+  };
+  Created created_totals() const;
   // How many take() calls found nothing free and made a texture.
-  std::size_t created() const;
+  std::size_t created() const { return static_cast<std::size_t>(created_totals().textures); }
 
  private:
   struct Bucket {
@@ -56,7 +72,8 @@ class TexturePool {
   };
   mutable std::mutex mutex_;
   std::map<Key, Bucket> buckets_;
-  std::size_t cached_bytes_ = 0, cached_textures_ = 0, created_ = 0;
+  std::size_t cached_bytes_ = 0, cached_textures_ = 0;
+  Created created_;
 };
 
 }  // namespace tfjsi::gl
