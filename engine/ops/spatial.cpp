@@ -1,5 +1,6 @@
-// Resizing and the space/depth/batch shuffles: ResizeBilinear, ResizeNearestNeighbor,
-// DepthToSpace, SpaceToDepth, SpaceToBatchND, BatchToSpaceND.
+// Resizing, sampling and the space/depth/batch shuffles: ResizeBilinear, ResizeNearestNeighbor,
+// CropAndResize, ImageProjectiveTransformV3, DepthToSpace, SpaceToDepth, SpaceToBatchND,
+// BatchToSpaceND.
 #include "ops/attr.h"
 #include "ops/op_def.h"
 #include "ops/shape_context.h"
@@ -19,6 +20,29 @@ void resize(InferContext& c) {
     out[2] = (*size)[1];
   }
   c.set(0, c.t(), PartialShape::of(std::move(out)));
+}
+
+// CropAndResize(image, boxes, box_ind, crop_size): [num_boxes, crop_h, crop_w, channels], float32
+// whatever the image's type (as TF.js).
+void crop_and_resize(InferContext& c) {
+  const PartialShape x = with_rank(c.shape(0), 4);
+  const PartialShape boxes = with_rank(c.shape(1), 2);
+  std::vector<std::int64_t> out(4, -1);
+  if (boxes.rank_known && boxes.dims.size() == 2) out[0] = boxes.dims[0];
+  if (x.rank_known && x.dims.size() == 4) out[3] = x.dims[3];
+  if (auto size = c.ints(3); size && size->size() == 2) out[1] = (*size)[0], out[2] = (*size)[1];
+  c.set(0, DType::Float32, PartialShape::of(std::move(out)));
+}
+
+// ImageProjectiveTransformV3(images, transforms, output_shape, fill_value): [batch, out_h, out_w,
+// channels] of attribute dtype.
+void projective_transform(InferContext& c) {
+  const PartialShape x = with_rank(c.shape(0), 4);
+  std::vector<std::int64_t> out(4, -1);
+  if (x.rank_known && x.dims.size() == 4) out[0] = x.dims[0], out[3] = x.dims[3];
+  if (auto size = c.ints(2); size && size->size() == 2) out[1] = (*size)[0], out[2] = (*size)[1];
+  const std::optional<DType> t = try_attr<DType>(c.node, "dtype");
+  c.set(0, t ? t : c.t(), PartialShape::of(std::move(out)));
 }
 
 void depth_to_space(InferContext& c) {
@@ -83,8 +107,9 @@ void space_batch(InferContext& c) {
 
 constexpr OpDef kOps[] = {
     {"BatchToSpaceND", space_batch, Family::Shape},
-    {"CropAndResize", nullptr, Family::Shape},
+    {"CropAndResize", crop_and_resize, Family::Shape},
     {"DepthToSpace", depth_to_space, Family::Shape},
+    {"ImageProjectiveTransformV3", projective_transform, Family::Shape},
     {"ResizeBilinear", resize, Family::Shape},
     {"ResizeNearestNeighbor", resize, Family::Shape},
     {"SpaceToBatchND", space_batch, Family::Shape},

@@ -376,10 +376,13 @@ class ConvTest : public QObject {
   void bad_input_names_node() {
     const HostTensor x = random_tensor({1, 4, 4, 3}, 1), f = random_tensor({3, 3, 3, 2}, 2);
     ConvCase k{1, 4, 4, 3, 3, 3, 2, 1, 1, 1, 1, "SAME", {}};
-    graph::Node nchw = conv_node("Conv2D", k);
+    // Conv2D takes NCHW (ops.conformance's Conv2D.nchw); TF.js's fused conv2d does not.
+    graph::Node nchw = conv_node("_FusedConv2D", k);
     nchw.attrs["data_format"] = std::string("NCHW");
-    EXPECT_MODEL_ERROR(run(nchw, {x, f}), "test/Conv2D");
-    EXPECT_MODEL_ERROR(run(nchw, {x, f}), "NCHW");
+    nchw.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+    nchw.attrs["num_args"] = std::int64_t{1};
+    EXPECT_MODEL_ERROR(run(nchw, {x, f, random_tensor({2}, 4)}), "test/_FusedConv2D");
+    EXPECT_MODEL_ERROR(run(nchw, {x, f, random_tensor({2}, 4)}), "NCHW");
     EXPECT_MODEL_ERROR(run(conv_node("Conv2D", k), {x, random_tensor({3, 3, 4, 2}, 3)}),
                        "input channels");
     EXPECT_MODEL_ERROR(run(conv_node("Conv2D", k), {random_tensor({4, 4, 3}, 1), f}), "rank 4");

@@ -227,6 +227,34 @@ class GlKernelsTest : public QObject {
         }
   }
 
+  // Conv1D runs as a Conv2D over its texture ([1, batch, width, in]), the batch as rows; both
+  // weight paths, widths that leave partial tiles, batch above 1, dilation.
+  void conv1d() {
+    struct Case {
+      Shape x, f;
+      std::int64_t stride, dilation;
+      std::string pad;
+    };
+    const std::vector<Case> cases{{{1, 9, 3}, {3, 3, 5}, 1, 1, "SAME"},
+                                  {{3, 11, 5}, {4, 5, 6}, 2, 1, "SAME"},
+                                  {{2, 13, 4}, {3, 4, 3}, 1, 2, "VALID"},
+                                  {{4, 7, 1}, {2, 1, 9}, 2, 1, "VALID"}};
+    for (const bool off : {false, true})
+      for (const Case& c : cases) {
+        const PackedWeights packed(*f.gl, off);
+        Node n = test::make_node("Conv1D", 2);
+        n.attrs["stride"] = c.stride;
+        n.attrs["dilation"] = c.dilation;
+        n.attrs["padding"] = c.pad;
+        n.attrs["data_format"] = std::string("NWC");
+        check(n, {rnd(c.x), rnd(c.f)},
+              "Conv1D x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + " s" +
+                  std::to_string(c.stride) + " d" + std::to_string(c.dilation) + " " + c.pad +
+                  path_name(off));
+        if (QTest::currentTestFailed()) return;
+      }
+  }
+
   void depthwise() {
     struct Case {
       Shape x, f;
@@ -244,8 +272,9 @@ class GlKernelsTest : public QObject {
       for (const Case& c : cases)
         for (bool fused : {false, true}) {
           const PackedWeights packed(*f.gl, off);
-          Node n =
-              test::make_node(fused ? "FusedDepthwiseConv2dNative" : "DepthwiseConv2dNative", 2);
+          // DepthwiseConv2d is the converter's other name of DepthwiseConv2dNative.
+          const char* plain = c.x[0] == 2 ? "DepthwiseConv2d" : "DepthwiseConv2dNative";
+          Node n = test::make_node(fused ? "FusedDepthwiseConv2dNative" : plain, 2);
           n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
           n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
           n.attrs["padding"] = c.pad;

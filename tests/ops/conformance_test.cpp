@@ -2,7 +2,9 @@
 // one op of TF.js's converter, with real TF.js 4.22's outputs) run through our engine in this one
 // process and compared with DESIGN.md's tolerance: for each float output max |ours - golden| <=
 // 1e-3 * max(1, max |golden|) (NaN where TF.js has NaN, infinities equal), ints, bools and strings
-// exactly. Argument: the backend (cpu, xnnpack, gl).
+// exactly. Where static shape inference (the ops' shape rules: what `tfjsi info` and the graph view
+// show) fully knows an output's shape, it must be TF.js's too. Argument: the backend (cpu,
+// xnnpack, gl).
 //
 // tests/ops/unsupported.txt lists what we cannot run yet, by op or case and backend. It is checked
 // both ways: a listed case must still fail with our "no kernel on backend ..." message (or a
@@ -138,10 +140,33 @@ std::string compare(const HostTensor& got, const json& want, const fs::path& dir
   return {};
 }
 
+// Where static shape inference (the ops' shape rules) fully knows an output's shape and it is not
+// TF.js's, what differs; empty otherwise.
+std::string static_shape_differs(const graph::Graph& graph, const json& golden) {
+  std::string diff;
+  for (const auto& out : golden["outputs"]) {
+    const std::string name = out["name"].get<std::string>();
+    const auto colon = name.rfind(':');
+    const bool indexed = colon != std::string::npos &&
+                         name.find_first_not_of("0123456789", colon + 1) == std::string::npos;
+    const int node = graph.find(indexed ? std::string_view(name).substr(0, colon) : name);
+    const std::size_t k = indexed ? std::stoul(name.substr(colon + 1)) : 0;
+    if (node < 0 || k >= graph.nodes[static_cast<std::size_t>(node)].outputs.size()) continue;
+    const PartialShape& s = graph.nodes[static_cast<std::size_t>(node)].outputs[k].shape;
+    if (!s.fully_known()) continue;
+    const Shape want = out["shape"].get<Shape>();
+    if (s.dims != want)
+      diff += (diff.empty() ? "" : "; ") + name + ": static shape " + shape_to_string(s.dims) +
+              ", TF.js " + shape_to_string(want);
+  }
+  return diff;
+}
+
 // Runs one case; empty when it matches TF.js, else the error or the difference.
 std::string run_case(runtime::Engine& engine, const fs::path& dir, const json& golden) {
   const model::Bundle bundle = model::load_bundle(dir / "model.json");
   const graph::Graph graph = graph::build_graph(bundle);
+  if (std::string d = static_shape_differs(graph, golden); !d.empty()) return d;
   runtime::Executor executor(engine, graph);
   runtime::NamedTensors inputs;
   for (const auto& in : golden["inputs"])

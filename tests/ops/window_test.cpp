@@ -1,6 +1,8 @@
-// ops::Window against cases worked by hand from TF.js's conv_util (computeConv2DInfo,
-// computePool2DInfo, getPadAndOutInfo): SAME gives ceil(in / stride) outputs and splits its pad
-// total with floor(total / 2) on top and left, the rest on bottom and right; VALID gives
+// ops::Window and ops::Window3D against cases worked by hand from TF.js's conv_util
+// (computeConv2DInfo, computePool2DInfo, getPadAndOutInfo; computeConv3DInfo, computePool3DInfo,
+// get3DPadAndOutInfo): SAME gives ceil(in / stride) outputs and splits its pad total with
+// floor(total / 2) on top and left, the rest on bottom and right (in 3D the total is not clamped
+// at 0: a window shorter than its stride pads negatively); VALID gives
 // ceil((in - eff_k + 1) / stride); EXPLICIT gives trunc((in - eff_k + before + after) / stride +
 // 1); eff_k = k + (k - 1) * (dilation - 1). Each expected value below is that arithmetic done by
 // hand.
@@ -58,6 +60,30 @@ void expect(const ops::Window& w, const Want& want, const char* what) {
     for (auto v : exp) msg += " " + std::to_string(v);
     QFAIL(msg.c_str());
   }
+}
+
+// out_d, out_h, out_w, then the pads front, back, top, bottom, left, right.
+void expect3(const ops::Window3D& w, const Ints& want, const char* what) {
+  const Ints got{w.out_d,   w.out_h,      w.out_w,    w.pad_front, w.pad_back,
+                 w.pad_top, w.pad_bottom, w.pad_left, w.pad_right};
+  if (got != want) {
+    std::string msg = std::string(what) + ": got";
+    for (auto v : got) msg += " " + std::to_string(v);
+    msg += ", want";
+    for (auto v : want) msg += " " + std::to_string(v);
+    QFAIL(msg.c_str());
+  }
+}
+
+graph::Node node3d(std::string op, std::string padding, Ints strides, Ints dilations = {}) {
+  graph::Node n;
+  n.name = "net/" + op;
+  n.op = std::move(op);
+  n.attrs["padding"] = std::move(padding);
+  n.attrs["strides"] = std::move(strides);
+  n.attrs["data_format"] = std::string("NDHWC");
+  if (!dilations.empty()) n.attrs["dilations"] = std::move(dilations);
+  return n;
 }
 
 }  // namespace
@@ -175,6 +201,107 @@ class WindowTest : public QObject {
   void two_value_strides_are_height_and_width() {
     expect(ops::window(node("Conv2D", "VALID", {2, 3}, {1, 1}), {1, 9, 9, 1}, {3, 3, 1, 1}),
            {4, 3, 0, 0, 0, 0}, "strides [2, 3]");
+  }
+
+  void conv1d_is_a_conv2d_of_height_one() {
+    graph::Node n;
+    n.name = "net/Conv1D";
+    n.op = "Conv1D";
+    n.attrs["padding"] = std::string("SAME");
+    n.attrs["stride"] = std::int64_t{2};
+    n.attrs["dilation"] = std::int64_t{2};
+    n.attrs["data_format"] = std::string("NWC");
+    // W: in 9, k 3, d 2 -> eff 5, s 2: out ceil(9/2) = 5, total 4*2 + 5 - 9 = 4 -> 2/2.
+    const auto w = ops::window(n, {2, 9, 3}, {3, 3, 4});
+    QCOMPARE(w.k_h, std::int64_t{1});
+    QCOMPARE(w.in_h, std::int64_t{1});
+    QCOMPARE(w.dil_w, std::int64_t{2});
+    expect(w, {1, 5, 0, 0, 2, 2}, "Conv1D SAME");
+    n.attrs["data_format"] = std::string("NCW");
+    QCOMPARE(ops::data_format(n), ops::DataFormat::Nchw);
+    n.attrs["data_format"] = std::string("NHWC");
+    expect_error([&] { ops::data_format(n); }, {"net/Conv1D", "'data_format'", "NWC"});
+    n.attrs["data_format"] = std::string("NWC");
+    n.attrs["padding"] = std::string("EXPLICIT");
+    expect_error([&] { ops::window(n, {2, 9, 3}, {3, 3, 4}); }, {"'padding'", "EXPLICIT"});
+  }
+
+  void dilation2d_rates_are_its_dilations() {
+    graph::Node n;
+    n.name = "net/Dilation2D";
+    n.op = "Dilation2D";
+    n.attrs["padding"] = std::string("VALID");
+    n.attrs["strides"] = Ints{1, 2, 2, 1};
+    n.attrs["rates"] = Ints{1, 2, 3, 1};
+    // k 2, rate 2 -> eff 3; in 7, s 2: ceil((7-3+1)/2) = 3. k 2, rate 3 -> eff 4: ceil(4/2) = 2.
+    const auto w = ops::window(n, {1, 7, 7, 2}, {2, 2, 2});
+    QCOMPARE(w.dil_w, std::int64_t{3});
+    expect(w, {3, 2, 0, 0, 0, 0}, "Dilation2D VALID");
+  }
+
+  void max_pool_with_argmax_is_a_pool() {
+    // SAME, k 3, s 2 on 5x5: out 3, total 2*2 + 3 - 5 = 2 -> 1/1.
+    expect(ops::window(pool("MaxPoolWithArgmax", "SAME", {1, 3, 3, 1}, {1, 2, 2, 1}), {2, 5, 5, 3}),
+           {3, 3, 1, 1, 1, 1}, "MaxPoolWithArgmax SAME");
+  }
+
+  void window3d_same_with_strides() {
+    // D: in 5, k 3, s 2: out 3, total 2*2 + 3 - 5 = 2 -> 1/1. H: in 6, k 2, s 2: out 3, total 0.
+    // W: in 4, k 2, s 1: out 4, total 3 + 2 - 4 = 1 -> 0/1.
+    const auto w =
+        ops::window3d(node3d("Conv3D", "SAME", {1, 2, 2, 1, 1}), {2, 5, 6, 4, 3}, {3, 2, 2, 3, 2});
+    expect3(w, {3, 3, 4, 1, 1, 0, 0, 0, 1}, "Conv3D SAME strided");
+  }
+
+  void window3d_same_shorter_than_stride_pads_negatively() {
+    // D: in 6, k 1, s 2: out 3, total 2*2 + 1 - 6 = -1 -> floor(-1/2) = -1 before, 0 after.
+    // H: in 5, k 3, s 2: out 3, total 4 + 3 - 5 = 2 -> 1/1. W: in 7, k 2, s 3: out 3, total
+    // 6 + 2 - 7 = 1 -> 0/1.
+    graph::Node p = node3d("MaxPool3D", "SAME", {1, 2, 2, 3, 1});
+    p.attrs["ksize"] = Ints{1, 1, 3, 2, 1};
+    expect3(ops::window3d(p, {2, 6, 5, 7, 3}), {3, 3, 3, -1, 0, 1, 1, 0, 1}, "MaxPool3D SAME");
+    // k 1, s 3 on 6: out 2, total 3 + 1 - 6 = -2 -> -1/-1.
+    expect3(
+        ops::window3d(node3d("Conv3D", "SAME", {1, 3, 3, 3, 1}), {1, 6, 6, 6, 2}, {1, 1, 1, 2, 2}),
+        {2, 2, 2, -1, -1, -1, -1, -1, -1}, "Conv3D SAME 1x1x1 stride 3");
+  }
+
+  void window3d_valid_with_dilations() {
+    // D: k 2, d 2 -> eff 3, in 7: 5. H: k 3, d 1, in 5: 3. W: k 3, d 2 -> eff 5, in 9: 5.
+    const auto w = ops::window3d(node3d("Conv3D", "VALID", {1, 1, 1, 1, 1}, {1, 2, 1, 2, 1}),
+                                 {1, 7, 5, 9, 2}, {2, 3, 3, 2, 1});
+    QCOMPARE(w.eff_k_d(), std::int64_t{3});
+    expect3(w, {5, 3, 5, 0, 0, 0, 0, 0, 0}, "Conv3D VALID dilated");
+    // AvgPool3D, VALID, k 2x3x2, s 1x2x1 on 4x6x5: 3, ceil((6-3+1)/2) = 2, 4.
+    graph::Node p = node3d("AvgPool3D", "VALID", {1, 1, 2, 1, 1});
+    p.attrs["ksize"] = Ints{1, 2, 3, 2, 1};
+    expect3(ops::window3d(p, {1, 4, 6, 5, 2}), {3, 2, 4, 0, 0, 0, 0, 0, 0}, "AvgPool3D VALID");
+  }
+
+  void window3d_errors_name_node_and_attribute() {
+    const Ints x{1, 4, 4, 4, 2}, f{2, 2, 2, 2, 2};
+    graph::Node nc = node3d("Conv3D", "SAME", {1, 1, 1, 1, 1});
+    nc.attrs["data_format"] = std::string("NCDHW");
+    expect_error([&] { ops::window3d(nc, x, f); }, {"net/Conv3D", "'data_format'", "NDHWC"});
+    expect_error(
+        [&] {
+          ops::window3d(node3d("Conv3D", "EXPLICIT", {1, 1, 1, 1, 1}), x, f);
+        },
+        {"net/Conv3D", "'padding'", "EXPLICIT"});
+    expect_error(
+        [&] {
+          ops::window3d(node3d("Conv3D", "SAME", {1, 1, 1, 1}), x, f);
+        },
+        {"'strides'", "5 values"});
+    expect_error(
+        [&] {
+          ops::window3d(node3d("Conv3D", "SAME", {1, 1, 1, 1, 1}), {4, 4, 4, 2}, f);
+        },
+        {"net/Conv3D", "rank 5"});
+    graph::Node p = node3d("MaxPool3D", "VALID", {1, 1, 1, 1, 1});
+    p.attrs["ksize"] = Ints{2, 2, 2, 2, 1};
+    expect_error([&] { ops::window3d(p, x); }, {"net/MaxPool3D", "'ksize'", "[1, d, h, w, 1]"});
+    QVERIFY(!ops::try_window3d(p, x));
   }
 
   void errors_name_node_and_attribute() {

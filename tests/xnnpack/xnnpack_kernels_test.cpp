@@ -99,6 +99,32 @@ class XnnpackKernelsTest : public QObject {
                  "Conv2D EXPLICIT");
   }
 
+  // Conv1D through XNNPACK's convolution over [batch, 1, width, in].
+  void conv1d() {
+    struct Case {
+      std::int64_t n, w, c, k, co, stride, dil;
+      const char* pad;
+    };
+    const Case cases[] = {{1, 9, 3, 3, 5, 1, 1, "SAME"},
+                          {3, 11, 5, 4, 6, 2, 1, "SAME"},
+                          {2, 13, 4, 3, 3, 1, 2, "VALID"},
+                          {4, 7, 1, 2, 9, 2, 1, "VALID"}};
+    std::uint32_t seed = 50;
+    for (const Case& k : cases) {
+      Node n = make_node("Conv1D", 2);
+      n.attrs["stride"] = k.stride;
+      n.attrs["dilation"] = k.dil;
+      n.attrs["padding"] = std::string(k.pad);
+      n.attrs["data_format"] = std::string("NWC");
+      CHECK_NATIVE(f, n,
+                   (std::vector{random_tensor({k.n, k.w, k.c}, seed++),
+                                random_tensor({k.k, k.c, k.co}, seed++)}),
+                   "Conv1D " + shape_to_string(Shape{k.n, k.w, k.c}) + " k" + std::to_string(k.k) +
+                       " s" + std::to_string(k.stride) + " d" + std::to_string(k.dil) + " " +
+                       k.pad);
+    }
+  }
+
   void fusedConv2d() {
     const std::vector<std::vector<std::string>> fused = {
         {"BiasAdd"},        {"BiasAdd", "Relu"},    {"BiasAdd", "Relu6"}, {"BiasAdd", "LeakyRelu"},
@@ -142,7 +168,9 @@ class XnnpackKernelsTest : public QObject {
                           {1, 8, 9, 48, 5, 1, 1, 1, "VALID"}};
     std::uint32_t seed = 200;
     for (const Case& k : cases) {
-      Node n = conv_node("DepthwiseConv2dNative", k.stride, k.dil, k.pad);
+      // DepthwiseConv2d is the converter's other name of DepthwiseConv2dNative.
+      Node n =
+          conv_node(k.n == 2 ? "DepthwiseConv2d" : "DepthwiseConv2dNative", k.stride, k.dil, k.pad);
       CHECK_NATIVE(f, n,
                    (std::vector{random_tensor({k.n, k.h, k.w, k.c}, seed++),
                                 random_tensor({k.k, k.k, k.c, k.m}, seed++)}),

@@ -1,13 +1,16 @@
 // Conv2D and _FusedConv2D (NHWC input, HWIO filter) as one GEMM: rows are output pixels, columns
 // output channels, and the shared dimension runs over filter taps x input channels. A 1x1
 // stride-1 unpadded convolution reads its input as the A matrix; any other gathers its patches
-// (im2col) one cache block at a time, so the patch matrix is never built whole.
+// (im2col) one cache block at a time, so the patch matrix is never built whole. Conv1D is the
+// same over [batch, 1, width, channels] (TF.js's conv1d is that conv2d); Conv2D in NCHW runs in
+// NHWC between two transposes, as TF.js's cpu reads NCHW through strides.
 #include <algorithm>
 #include <cstring>
 
 #include "backends/cpu/fused_activation.h"
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/nn_util.h"
+#include "backends/cpu/transpose.h"
 #include "ops/window.h"
 
 namespace tfjsi::cpu {
@@ -61,8 +64,10 @@ std::vector<HostTensor> conv2d(const KernelContext& ctx, bool fused) {
   nn::expect_inputs(ctx, 2, fused ? 4 : 2);
   const HostTensor& x = nn::float_input(ctx, 0, 4, "input");
   const HostTensor& f = nn::float_input(ctx, 1, 4, "filter");
-  nn::expect_nhwc(node);
-  const std::int64_t channels = x.shape[3], out_channels = f.shape[3];
+  // TF.js's fused conv2d takes NHWC only; plain Conv2D also NCHW.
+  if (fused) nn::expect_nhwc(node);
+  const bool nchw = ops::data_format(node) == ops::DataFormat::Nchw;
+  const std::int64_t channels = x.shape[nchw ? 1 : 3], out_channels = f.shape[3];
   if (f.shape[2] != channels)
     nn::fail(node, "filter " + shape_to_string(f.shape) + " expects " + std::to_string(f.shape[2]) +
                        " input channels, the input " + shape_to_string(x.shape) + " has " +
@@ -71,6 +76,15 @@ std::vector<HostTensor> conv2d(const KernelContext& ctx, bool fused) {
   const std::int64_t batch = x.shape[0];
   HostTensor out = nn::new_output_uninitialized(node, {batch, g.out_h, g.out_w, out_channels});
   float* o = out.mutable_values<float>().data();
+  if (nchw) {
+    static constexpr int kToNhwc[] = {0, 2, 3, 1}, kToNchw[] = {0, 3, 1, 2};
+    const HostTensor xt = tensor_ops::permute(x, kToNhwc, ctx.pool);
+    conv2d_nhwc(xt.values<float>().data(), f.values<float>().data(), g, batch, channels,
+                out_channels, o, Epilogue{}, ctx.pool);
+    std::vector<HostTensor> result;
+    result.push_back(tensor_ops::permute(out, kToNchw, ctx.pool));
+    return result;
+  }
   if (!fused) {
     conv2d_nhwc(x.values<float>().data(), f.values<float>().data(), g, batch, channels,
                 out_channels, o, Epilogue{}, ctx.pool);
@@ -85,6 +99,29 @@ std::vector<HostTensor> conv2d(const KernelContext& ctx, bool fused) {
   return result;
 }
 
+// Conv1D: input [batch, width, in] (NWC; TF.js refuses NCW), filter [kw, in, out]: the window has
+// height 1, so both buffers are already the [batch, 1, width, in] and [1, kw, in, out] of Conv2D.
+std::vector<HostTensor> conv1d(const KernelContext& ctx) {
+  const graph::Node& node = ctx.node;
+  nn::expect_inputs(ctx, 2, 2);
+  const HostTensor& x = nn::float_input(ctx, 0, 3, "input");
+  const HostTensor& f = nn::float_input(ctx, 1, 3, "filter");
+  if (ops::data_format(node) != ops::DataFormat::Nhwc)
+    nn::fail(node, "data_format 'NCW' is not supported on cpu (only NWC, as in TF.js)");
+  const std::int64_t channels = x.shape[2], out_channels = f.shape[2];
+  if (f.shape[1] != channels)
+    nn::fail(node, "filter " + shape_to_string(f.shape) + " expects " + std::to_string(f.shape[1]) +
+                       " input channels, the input " + shape_to_string(x.shape) + " has " +
+                       std::to_string(channels));
+  const ops::Window g = ops::window(node, x.shape, f.shape);
+  HostTensor out = nn::new_output_uninitialized(node, {x.shape[0], g.out_w, out_channels});
+  conv2d_nhwc(x.values<float>().data(), f.values<float>().data(), g, x.shape[0], channels,
+              out_channels, out.mutable_values<float>().data(), Epilogue{}, ctx.pool);
+  std::vector<HostTensor> result;
+  result.push_back(std::move(out));
+  return result;
+}
+
 }  // namespace
 
 std::vector<HostTensor> kernel_conv2d(const KernelContext& ctx) {
@@ -92,6 +129,9 @@ std::vector<HostTensor> kernel_conv2d(const KernelContext& ctx) {
 }
 std::vector<HostTensor> kernel_fused_conv2d(const KernelContext& ctx) {
   return conv2d(ctx, true);
+}
+std::vector<HostTensor> kernel_conv1d(const KernelContext& ctx) {
+  return conv1d(ctx);
 }
 
 }  // namespace tfjsi::cpu

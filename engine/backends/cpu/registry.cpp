@@ -10,17 +10,25 @@ namespace tfjsi::cpu {
 // Declarations of the kernels defined in this family's files:
 std::vector<HostTensor> kernel_conv2d(const KernelContext&);
 std::vector<HostTensor> kernel_fused_conv2d(const KernelContext&);
+std::vector<HostTensor> kernel_conv1d(const KernelContext&);
+std::vector<HostTensor> kernel_conv3d(const KernelContext&);
 std::vector<HostTensor> kernel_depthwise_conv2d(const KernelContext&);
 std::vector<HostTensor> kernel_fused_depthwise_conv2d(const KernelContext&);
 std::vector<HostTensor> kernel_conv2d_backprop_input(const KernelContext&);
+std::vector<HostTensor> kernel_dilation2d(const KernelContext&);
 std::vector<HostTensor> kernel_matmul(const KernelContext&);
 std::vector<HostTensor> kernel_fused_matmul(const KernelContext&);
 std::vector<HostTensor> kernel_batch_matmul(const KernelContext&);
 std::vector<HostTensor> kernel_einsum(const KernelContext&);
 std::vector<HostTensor> kernel_max_pool(const KernelContext&);
 std::vector<HostTensor> kernel_avg_pool(const KernelContext&);
+std::vector<HostTensor> kernel_max_pool_with_argmax(const KernelContext&);
+std::vector<HostTensor> kernel_max_pool3d(const KernelContext&);
+std::vector<HostTensor> kernel_avg_pool3d(const KernelContext&);
 std::vector<HostTensor> kernel_resize_bilinear(const KernelContext&);
 std::vector<HostTensor> kernel_resize_nearest_neighbor(const KernelContext&);
+std::vector<HostTensor> kernel_crop_and_resize(const KernelContext&);
+std::vector<HostTensor> kernel_image_projective_transform_v3(const KernelContext&);
 std::vector<HostTensor> kernel_depth_to_space(const KernelContext&);
 std::vector<HostTensor> kernel_space_to_depth(const KernelContext&);
 std::vector<HostTensor> kernel_space_to_batch_nd(const KernelContext&);
@@ -183,9 +191,13 @@ std::span<const KernelEntry> kernel_registry() {
       // ---- Neural-network ops ----
       {"Conv2D", kernel_conv2d},
       {"_FusedConv2D", kernel_fused_conv2d},
+      {"Conv1D", kernel_conv1d},
+      {"Conv3D", kernel_conv3d},
+      {"DepthwiseConv2d", kernel_depthwise_conv2d},
       {"DepthwiseConv2dNative", kernel_depthwise_conv2d},
       {"FusedDepthwiseConv2dNative", kernel_fused_depthwise_conv2d},
       {"Conv2DBackpropInput", kernel_conv2d_backprop_input},
+      {"Dilation2D", kernel_dilation2d},
       {"MatMul", kernel_matmul},
       {"_FusedMatMul", kernel_fused_matmul},
       {"BatchMatMul", kernel_batch_matmul},
@@ -193,8 +205,13 @@ std::span<const KernelEntry> kernel_registry() {
       {"Einsum", kernel_einsum},
       {"MaxPool", kernel_max_pool},
       {"AvgPool", kernel_avg_pool},
+      {"MaxPoolWithArgmax", kernel_max_pool_with_argmax},
+      {"MaxPool3D", kernel_max_pool3d},
+      {"AvgPool3D", kernel_avg_pool3d},
       {"ResizeBilinear", kernel_resize_bilinear},
       {"ResizeNearestNeighbor", kernel_resize_nearest_neighbor},
+      {"CropAndResize", kernel_crop_and_resize},
+      {"ImageProjectiveTransformV3", kernel_image_projective_transform_v3},
       {"DepthToSpace", kernel_depth_to_space},
       {"SpaceToDepth", kernel_space_to_depth},
       {"SpaceToBatchND", kernel_space_to_batch_nd},

@@ -31,7 +31,7 @@ bool one_of(std::string_view op, auto const& list) {
 // The fused form of a convolution or product without one, "" for other ops.
 std::string_view fused_form(std::string_view op) {
   if (op == "Conv2D") return "_FusedConv2D";
-  if (op == "DepthwiseConv2dNative") return "FusedDepthwiseConv2dNative";
+  if (op == "DepthwiseConv2dNative" || op == "DepthwiseConv2d") return "FusedDepthwiseConv2dNative";
   if (op == "MatMul") return "_FusedMatMul";
   return {};
 }

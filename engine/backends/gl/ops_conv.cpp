@@ -1,5 +1,5 @@
-// Convolutions and matrix products: Conv2D, _FusedConv2D, DepthwiseConv2dNative,
-// FusedDepthwiseConv2dNative, Conv2DBackpropInput, MatMul, _FusedMatMul.
+// Convolutions and matrix products: Conv2D, Conv1D, _FusedConv2D, DepthwiseConv2dNative (and
+// DepthwiseConv2d), FusedDepthwiseConv2dNative, Conv2DBackpropInput, MatMul, _FusedMatMul.
 #include <algorithm>
 #include <cctype>
 
@@ -164,13 +164,21 @@ const GlTensorData* packed_conv_weights(OpContext& c, const Shape& f, std::int64
 
 std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   if (c.num_inputs() < 2) c.fail("needs input and filter");
-  const Shape &x = c.shape(0), &f = c.shape(1);
-  if (x.size() != 4 || f.size() != 4) c.fail("input and filter must have rank 4");
+  // Conv1D: its input [batch, width, in] lies in its texture as [1, batch, width, in] and its
+  // filter [kw, in, out] as [1, kw, in, out]: a Conv2D whose window has height 1 and whose rows
+  // are the batch.
+  const bool conv1d = c.node().op == "Conv1D";
+  const std::size_t rank = conv1d ? 3 : 4;
+  if (c.shape(0).size() != rank || c.shape(1).size() != rank)
+    c.fail("input and filter must have rank " + std::to_string(rank));
+  const auto as4 = [&](const Shape& s) { return conv1d ? Shape{1, s[0], s[1], s[2]} : s; };
+  const Shape x = as4(c.shape(0)), f = as4(c.shape(1));
   if (f[2] != x[3])
-    c.fail("filter " + shape_to_string(f) + " does not match the input channels of " +
-           shape_to_string(x));
-  const ops::Window w = ops::window(c.node(), x, f);
-  const Shape out_shape{x[0], w.out_h, w.out_w, f[3]};
+    c.fail("filter " + shape_to_string(c.shape(1)) + " does not match the input channels of " +
+           shape_to_string(c.shape(0)));
+  ops::Window w = ops::window(c.node(), c.shape(0), c.shape(1));
+  if (conv1d) w.in_h = w.out_h = x[1];
+  const Shape out_shape = conv1d ? Shape{x[1], w.out_w, f[3]} : Shape{x[0], w.out_h, w.out_w, f[3]};
   require_loops_fit(c, conv_iterations(f[0], f[1], f[2]),
                     "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window over " +
                         std::to_string(f[2]) + " channels");
@@ -204,7 +212,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   add_epilogue(c, call, f[3], fused);
   auto out = c.output(out_shape);
   call.output = out.get();
-  call.grid = gemm_grid(out_shape[0] * out_shape[1] * out_shape[2], f[3], 1);
+  call.grid = gemm_grid(x[0] * w.out_h * w.out_w, f[3], 1);
   c.dispatch(call);
   return OpContext::result(out, out_shape);
 }
@@ -394,8 +402,10 @@ bool matmul_supported(const graph::Node& n, InputInfos inputs) {
 extern const GlOpEntry kConvOps[];
 extern const std::size_t kNumConvOps;
 const GlOpEntry kConvOps[] = {
+    {"Conv1D", conv2d, conv_supported},
     {"Conv2D", conv2d, conv_supported},
     {"_FusedConv2D", fused_conv2d, fused_conv_supported},
+    {"DepthwiseConv2d", depthwise2d, depthwise_supported},
     {"DepthwiseConv2dNative", depthwise2d, depthwise_supported},
     {"FusedDepthwiseConv2dNative", fused_depthwise2d, fused_depthwise_supported},
     {"Conv2DBackpropInput", conv2d_backprop_input, nullptr},

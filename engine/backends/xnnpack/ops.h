@@ -6,6 +6,7 @@
 namespace tfjsi::xnnpack {
 
 // ops_conv.cpp
+NativeResult op_conv1d(NativeCall& call);
 NativeResult op_conv2d(NativeCall& call);
 NativeResult op_fused_conv2d(NativeCall& call);
 NativeResult op_depthwise_conv2d(NativeCall& call);

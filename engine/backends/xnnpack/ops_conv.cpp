@@ -47,16 +47,26 @@ bool add_bias(NativeCall& call, const Fused& ep, HostTensor& out, std::int64_t c
 
 NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
   const graph::Node& node = call.node;
-  if (!call.is_float(0, 4) || !call.is_float(1, 4) || !nhwc(node)) return std::nullopt;
+  // Conv1D's [batch, width, in] and [kw, in, out] are a Conv2D's [batch, 1, width, in] and
+  // [1, kw, in, out] as they lie in memory (ops::window gives it height 1).
+  const bool conv1d = node.op == "Conv1D";
+  const int rank = conv1d ? 3 : 4;
+  if (!call.is_float(0, rank) || !call.is_float(1, rank) || !nhwc(node)) return std::nullopt;
   if (!fused && call.num_inputs() != 2) return std::nullopt;
-  const HostTensor& x = call.input(0);
+  const Shape xs =
+      conv1d ? Shape{call.input(0).shape[0], 1, call.input(0).shape[1], call.input(0).shape[2]}
+             : call.input(0).shape;
+  const Shape fs =
+      conv1d ? Shape{1, call.input(1).shape[0], call.input(1).shape[1], call.input(1).shape[2]}
+             : call.input(1).shape;
   const HostTensor& f = call.input(1);
-  const std::int64_t n = x.shape[0], in_h = x.shape[1], in_w = x.shape[2], c = x.shape[3];
-  const std::int64_t k_h = f.shape[0], k_w = f.shape[1];
-  if (f.shape[2] != c || n < 1 || c < 1 || f.shape[3] < 1) return std::nullopt;
-  const std::int64_t out_c = kind == ConvKind::Regular ? f.shape[3] : c * f.shape[3];
-  const auto g = window_of(node, x.shape, f.shape);
+  const std::int64_t n = xs[0], in_h = xs[1], in_w = xs[2], c = xs[3];
+  const std::int64_t k_h = fs[0], k_w = fs[1];
+  if (fs[2] != c || n < 1 || c < 1 || fs[3] < 1) return std::nullopt;
+  const std::int64_t out_c = kind == ConvKind::Regular ? fs[3] : c * fs[3];
+  const auto g = window_of(node, call.input(0).shape, f.shape);
   if (!g) return std::nullopt;
+  const Shape out_shape = conv1d ? Shape{n, g->out_w, out_c} : Shape{n, g->out_h, g->out_w, out_c};
   Fused ep;
   if (fused) {
     auto r = read_fused(call, out_c);
@@ -64,12 +74,12 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
     ep = std::move(*r);
   }
 
-  if (kind == ConvKind::Depthwise && f.shape[3] == 1) {
+  if (kind == ConvKind::Depthwise && fs[3] == 1) {
     // One filter per channel: the backend's own kernel, in TF.js's summation order
     // (depthwise_rows.cpp).
-    HostTensor out = new_output({n, g->out_h, g->out_w, out_c});
+    HostTensor out = new_output(out_shape);
     DepthwiseRows a;
-    a.x = x.values<float>().data();
+    a.x = call.input(0).values<float>().data();
     a.filter = f.values<float>().data();
     a.bias = ep.bias.empty() ? nullptr : ep.bias.data();
     a.out = out.mutable_values<float>().data();
@@ -111,7 +121,7 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
   auto create = [&](xnn_operator_t* op) {
     const auto u = [](std::int64_t v) { return static_cast<std::uint32_t>(v); };
     if (kind == ConvKind::Depthwise) {
-      const auto m = static_cast<std::size_t>(f.shape[3]);
+      const auto m = static_cast<std::size_t>(fs[3]);
       return xnn_create_convolution2d_nhwc_f32(
           u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->stride_h), u(g->stride_w),
           u(g->dil_h), u(g->dil_w), u(c), 1, m, static_cast<std::size_t>(c),
@@ -134,7 +144,7 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
-  HostTensor out = new_output({n, g->out_h, g->out_w, out_c});
+  HostTensor out = new_output(out_shape);
   if (!call.setup_ok(xnn_setup_convolution2d_nhwc_f32(
           op, static_cast<std::size_t>(n), static_cast<std::size_t>(in_h),
           static_cast<std::size_t>(in_w), static_cast<const float*>(call.activation(0)),
@@ -147,6 +157,9 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
 
 }  // namespace
 
+NativeResult op_conv1d(NativeCall& call) {
+  return convolution(call, ConvKind::Regular, false);
+}
 NativeResult op_conv2d(NativeCall& call) {
   return convolution(call, ConvKind::Regular, false);
 }

@@ -427,6 +427,7 @@ constexpr std::array kOps = std::to_array<SubgraphOp>({
     {"Ceil", unary<xnn_define_ceiling>},
     {"Conv2D", conv2d},
     {"DepthToSpace", depth_to_space},
+    {"DepthwiseConv2d", depthwise},
     {"DepthwiseConv2dNative", depthwise},
     {"Div", bounded<xnn_define_divide>},
     {"Elu", elu},

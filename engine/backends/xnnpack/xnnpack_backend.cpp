@@ -31,16 +31,17 @@ namespace {
 double node_work(const graph::Node& node, const std::vector<HostTensor>& host) {
   const std::string_view op = node.op;
   const bool conv = op == "Conv2D" || op == "_FusedConv2D" || op == "DepthwiseConv2dNative" ||
-                    op == "FusedDepthwiseConv2dNative";
+                    op == "DepthwiseConv2d" || op == "FusedDepthwiseConv2dNative" || op == "Conv1D";
   const bool matmul =
       op == "MatMul" || op == "_FusedMatMul" || op == "BatchMatMul" || op == "BatchMatMulV2";
   if ((conv || matmul) && host.size() >= 2 && host[1].rank() >= 2) {
     const HostTensor& w = host[1];
     const double x = static_cast<double>(host[0].num_elements());
-    // Filter [kh, kw, C, M or out_c]: per input element, kh*kw*(M or out_c) multiply-adds.
-    // Matrix [K, N]: per element of the left matrix, N.
-    return conv && w.rank() == 4 ? x * static_cast<double>(w.shape[0] * w.shape[1] * w.shape[3])
-                                 : x * static_cast<double>(w.shape.back());
+    // Filter [kh, kw, C, M or out_c]: per input element, kh*kw*(M or out_c) multiply-adds;
+    // Conv1D's [kw, C, out_c]: kw*out_c. Matrix [K, N]: per element of the left matrix, N.
+    if (conv && w.rank() == 4) return x * static_cast<double>(w.shape[0] * w.shape[1] * w.shape[3]);
+    if (conv && w.rank() == 3) return x * static_cast<double>(w.shape[0] * w.shape[2]);
+    return x * static_cast<double>(w.shape.back());
   }
   double elements = 0;
   for (const HostTensor& t : host)
