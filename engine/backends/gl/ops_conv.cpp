@@ -103,9 +103,11 @@ constexpr std::int64_t kConvSlices = 2;
 // The filter [KH][KW][IC][OC] as pack_conv_weights.comp packs it, written on the host into the
 // texels of the packed tensor [1, KH * KW * ICP, OC4P, 4] (layout `l`): texel row
 // tap * ICP + ci holds filter[kh][kw][ci][0 .. OC - 1], then zeros (tap = kh * KW + kw).
+// A Conv1D filter [KW][IC][OC] is packed as the Conv2D filter [1][KW][IC][OC] it is read as.
 void pack_conv_filter(const HostTensor& f, const TexLayout& l, std::vector<float>& texels) {
   texels.assign(static_cast<std::size_t>(l.tex_width() * l.tex_height() * 4), 0.f);
-  const std::int64_t taps = f.shape[0] * f.shape[1], ic = f.shape[2], oc = f.shape[3];
+  const Shape s = f.shape.size() == 3 ? Shape{1, f.shape[0], f.shape[1], f.shape[2]} : f.shape;
+  const std::int64_t taps = s[0] * s[1], ic = s[2], oc = s[3];
   const std::int64_t icp = l.h / taps;
   const float* src = f.values<float>().data();
   for (std::int64_t t = 0; t < taps; ++t)
