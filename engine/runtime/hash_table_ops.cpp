@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "ops/attr.h"
 #include "runtime/engine.h"
+#include "runtime/executor_args.h"
 
 namespace tfjsi::runtime {
 namespace {
@@ -17,24 +18,9 @@ const std::set<std::string, std::less<>> kOps = {
     "LookupTableImport", "LookupTableImportV2", "LookupTableFind", "LookupTableFindV2",
     "LookupTableSize",   "LookupTableSizeV2"};
 
-[[noreturn]] void fail(const graph::Node& node, const std::string& what) {
-  throw ModelError("node '" + node.name + "' (" + node.op + "): " + what);
-}
-
-const Value& arg(const graph::Node& node, std::span<const Value* const> in, std::size_t i) {
-  if (i >= in.size())
-    fail(node,
-         "needs at least " + std::to_string(i + 1) + " inputs, has " + std::to_string(in.size()));
-  return *in[i];
-}
-
-HostTensor host_arg(Engine& e, const graph::Node& node, std::span<const Value* const> in,
-                    std::size_t i) {
-  const Value& v = arg(node, in, i);
-  if (!v.is_tensor())
-    fail(node, "input " + std::to_string(i) + " is a " + v.kind() + ", expected a tensor");
-  return e.read(v.tensor);
-}
+using executor_args::arg;
+using executor_args::fail;
+using executor_args::host_arg;
 
 HashTable& table_arg(const graph::Node& node, std::span<const Value* const> in) {
   const Value& v = arg(node, in, 0);
