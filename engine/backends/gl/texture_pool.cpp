@@ -43,20 +43,21 @@ GlObject TexturePool::take_fitting(const std::shared_ptr<GlContext>& ctx, TexLay
   {
     std::lock_guard lock(mutex_);
     auto pot = [](std::int64_t v) { return std::has_single_bit(static_cast<std::uint64_t>(v)); };
-    auto best = buckets_.end();
-    for (auto it = buckets_.begin(); it != buckets_.end(); ++it) {
-      const Key& k = it->first;
-      if (it->second.free.empty() || k.rgba16f != rgba16f || k.width < key.width ||
-          k.height < key.height || pot(k.width) != pot(key.width) ||
-          pot(k.height) != pot(key.height) ||
-          k.width * k.height > kMaxWaste * key.width * key.height)
-        continue;
-      if (k == key) {  // its own size first
-        best = it;
-        break;
+    // Its own size first, found by key; only a miss scans the other sizes (a warm run asks for
+    // the sizes it made, so the scan is a first-run cost).
+    auto best = buckets_.find(key);
+    if (best == buckets_.end() || best->second.free.empty()) {
+      best = buckets_.end();
+      for (auto it = buckets_.begin(); it != buckets_.end(); ++it) {
+        const Key& k = it->first;
+        if (it->second.free.empty() || k.rgba16f != rgba16f || k.width < key.width ||
+            k.height < key.height || pot(k.width) != pot(key.width) ||
+            pot(k.height) != pot(key.height) ||
+            k.width * k.height > kMaxWaste * key.width * key.height)
+          continue;
+        if (best == buckets_.end() || k.width * k.height < best->first.width * best->first.height)
+          best = it;
       }
-      if (best == buckets_.end() || k.width * k.height < best->first.width * best->first.height)
-        best = it;
     }
     if (best != buckets_.end()) {
       const Key& k = best->first;
