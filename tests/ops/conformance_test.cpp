@@ -9,7 +9,8 @@
 // tests/ops/unsupported.txt lists what we cannot run yet, by op or case and backend. It is checked
 // both ways: a listed case must still fail with our "no kernel on backend ..." message (or a
 // kernel's "... is not supported on <backend>" for a mode it lacks; one that passes must leave the
-// list), an unlisted one must match. Cases TF.js refuses are counted, not run. The suite
+// list), an unlisted one must match. Cases TF.js refuses are counted, not run, but for ops we
+// refuse on purpose too (ops/refused.h): those must stop naming the node, the op and why. The suite
 // also fails when the converter's op list (ops::converter_ops()) holds an op no case covers.
 // Draws TF.js makes without a seed (golden "check": {"uniform": [lo, hi]}) are checked against
 // the distribution instead of TF.js's values, and TF.js's own draw is held to the same check.
@@ -30,6 +31,7 @@
 #include "io/npy.h"
 #include "model/bundle.h"
 #include "ops/converter_ops.h"
+#include "ops/refused.h"
 #include "runtime/engine.h"
 #include "runtime/executor.h"
 #include "support/test_support.h"
@@ -300,6 +302,31 @@ class OpConformanceTest : public QObject {
       if (only && !pick.match(QString::fromStdString(name)).hasMatch()) continue;
       if (c.contains("refused")) {
         ++refused;
+        if (const auto why = ops::refusal(op)) {
+          const fs::path cdir = dir / "cases" / name;
+          std::string error;
+          try {
+            const model::Bundle bundle = model::load_bundle(cdir / "model.json");
+            const graph::Graph graph = graph::build_graph(bundle);
+            runtime::Executor executor(engine, graph);
+            runtime::NamedTensors feeds;  // zeros: the run must stop before reading them
+            for (const auto& in : graph.inputs) {
+              Shape shape;
+              for (auto d : in.shape.dims) shape.push_back(std::max<std::int64_t>(d, 1));
+              feeds[in.name] = HostTensor::zeros(in.dtype.value_or(DType::Float32), shape);
+            }
+            const std::vector<std::string> out = {graph.nodes.back().name};
+            executor.run(feeds, out);
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+          // "node 'NAME' (OP) is WHY": the first refused node may be an input of the case's.
+          if (error.find(") is " + std::string(*why)) == std::string::npos ||
+              error.find("node '") == std::string::npos)
+            failures << QString::fromStdString(name + ": we refuse " + op +
+                                               " on purpose, but running it said: '" + error +
+                                               "', not the node, the op and why");
+        }
         continue;
       }
       ops_seen.insert(op);
