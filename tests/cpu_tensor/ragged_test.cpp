@@ -125,12 +125,19 @@ class RaggedTest : public QObject {
     const auto gather = [](HostTensor splits, HostTensor values, HostTensor indices) {
       return error_of([&] { run(make_node("RaggedGather"), {splits, values, indices}); });
     };
+    const auto gather2 = [](HostTensor outer, HostTensor inner, HostTensor values,
+                            HostTensor indices) {
+      return error_of([&] { run(make_node("RaggedGather"), {outer, inner, values, indices}); });
+    };
     const auto nine = [] { return f32({9}, {.1f, .2f, .3f, .4f, .5f, .6f, .7f, .8f, .9f}); };
     QVERIFY(gather(i32({5}, {0, 3, 3, 7, 9}), nine(), i32({2}, {2, 10}))
                 .find("indices[1] = 10 is not in [0, 4)") != std::string::npos);
     QVERIFY(gather(i32({5}, {0, 3, 5, 2, 9}), nine(), i32({2}, {0, 2}))
                 .find("Ragged splits must be sorted in ascending order") != std::string::npos);
     QVERIFY(gather(i32({5}, {0, 20, 40, 80, 100}), nine(), i32({2}, {0, 2}))
+                .find("Ragged splits must not point past values") != std::string::npos);
+    // Outer splits pointing one past the inner splits' rows (TF.js reads past their end).
+    QVERIFY(gather2(i32({2}, {0, 4}), i32({4}, {0, 1, 2, 3}), nine(), scalar_i(0))
                 .find("Ragged splits must not point past values") != std::string::npos);
     QVERIFY(
         gather(i32({1}, {0}), scalar_f(.1f), i32({0}, {})).find("params.rank must be nonzero") !=

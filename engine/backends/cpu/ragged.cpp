@@ -79,8 +79,10 @@ std::vector<HostTensor> RaggedGather(const KernelContext& ctx) {
   const std::int64_t num_values = values.shape[0];
   for (std::size_t d = 0; d < num_splits; ++d) {
     const Ints& s = splits[d];
+    // TF.js compares with the next splits' length, one past its last row, and then reads past
+    // their end; its rows are what the splits may point to.
     const std::int64_t last =
-        d + 1 == num_splits ? num_values : static_cast<std::int64_t>(splits[d + 1].size());
+        d + 1 == num_splits ? num_values : static_cast<std::int64_t>(splits[d + 1].size()) - 1;
     if (s.empty()) fail(ctx, "Ragged splits may not be empty");
     if (s[0] < 0) fail(ctx, "Ragged splits must be non-negative");
     if (s.back() > last) fail(ctx, "Ragged splits must not point past values");
