@@ -42,7 +42,8 @@ def render(data):
         "- **cpu**: the cpu kernel runs it (a fallback, with a sync point on gl);",
         "- **executor**: the executor runs it itself on any backend (graph plumbing, control flow,",
         "  TensorArray and TensorList);",
-        "- **-**: nothing runs it yet: a model holding it stops with \"no kernel on backend ...\".",
+        "- **-**: nothing runs it yet: a model holding it stops with \"no kernel on backend ...\";",
+        "  or, with a note, not run on purpose, for the reason the note gives.",
         "",
         "Whether results match TF.js op by op is checked by the conformance suite",
         "(`tests/ops/`, CTest `ops.conformance.*`); `tests/ops/unsupported.txt` lists what fails.",
@@ -57,9 +58,10 @@ def render(data):
         if b in native:
             mine = sum(1 for o in ops if o.get(b))
             out.append(f"| {b}: own kernels | {mine} |")
-    out += ["", "| op | category | " + " | ".join(BACKENDS) + " |", "|---|---|" + "---|" * len(BACKENDS)]
+    out += ["", "| op | category | " + " | ".join(BACKENDS) + " | note |", "|---|---|" + "---|" * len(BACKENDS) + "---|"]
     for o in sorted(ops, key=lambda o: (o["category"], o["op"])):
-        out.append(f"| {o['op']} | {o['category']} | " + " | ".join(cell(o, b) for b in BACKENDS) + " |")
+        note = f"not run: {o['refused']}" if o.get("refused") else ""
+        out.append(f"| {o['op']} | {o['category']} | " + " | ".join(cell(o, b) for b in BACKENDS) + f" | {note} |")
     if extra:
         out += ["", "Ops some backend runs that the converter does not map (names TF graphs use):", ""]
         out.append(", ".join(f"`{o['op']}`" for o in extra))

@@ -204,6 +204,10 @@ void EnvDock::show_ops() {
     }
     auto* it = new QTreeWidgetItem(ops_, cells);
     it->setToolTip(0, cells[0]);
+    // An op we decline on purpose says why on every cell of its row.
+    if (!op.refused.empty())
+      for (int c = 0; c < cells.size(); ++c)
+        it->setToolTip(c, tr("Not run: %1").arg(QString::fromStdString(op.refused)));
     for (int c = 2; c < cells.size(); ++c) {
       it->setTextAlignment(c, Qt::AlignCenter);
       if (cells[c] == "-") it->setForeground(c, QColor(176, 32, 32));

@@ -56,6 +56,7 @@ int print_ops(runtime::Engine& engine, bool json) {
       nlohmann::json o = {
           {"op", r.op}, {"category", r.category}, {"executor", r.executor}, {"runs", r.runs}};
       for (const auto& [b, yes] : r.native) o[b] = yes;
+      if (!r.refused.empty()) o["refused"] = r.refused;
       j["ops"].push_back(std::move(o));
     }
     std::cout << json_text(j) << '\n';
@@ -64,13 +65,15 @@ int print_ops(runtime::Engine& engine, bool json) {
   std::cout << "Ops of TF.js's converter " << ops::converter_version() << ": " << converter << "; "
             << runs << " run here (" << executor << " by the executor itself)\n";
   std::cout << "  yes: the backend's own kernel; cpu: through the cpu kernel; executor: the "
-               "executor runs it on any backend; -: no kernel\n";
+               "executor runs it on any backend; -: no kernel (refused: not run on purpose, "
+               "and why)\n";
   std::cout << "  " << std::left << std::setw(34) << "op" << std::setw(22) << "category";
   for (const auto& n : names) std::cout << std::setw(9) << n;
   std::cout << '\n';
   for (const auto& r : rows) {
     std::cout << "  " << std::left << std::setw(34) << r.op << std::setw(22) << r.category;
     for (const auto& [b, yes] : r.native) std::cout << std::setw(9) << cell(r, b, yes);
+    if (!r.refused.empty()) std::cout << "refused: " << r.refused;
     std::cout << '\n';
   }
   std::cout << "Own kernels per backend (of the converter's ops):";

@@ -138,6 +138,7 @@ constexpr OpDef kOps[] = {
     {"Atanh", same_as_input, Family::Elementwise},
     {"BiasAdd", same_as_input, Family::Elementwise},
     {"BiasAddV1", binary, Family::Other},
+    {"BitwiseAnd", binary, Family::Elementwise},
     {"Cast", cast, Family::Shape},
     {"Ceil", same_as_input, Family::Elementwise},
     {"CheckNumerics", identity, Family::Other},

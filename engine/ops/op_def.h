@@ -51,6 +51,7 @@ std::span<const OpDef> array_ops();
 std::span<const OpDef> reduction_ops();
 std::span<const OpDef> control_ops();
 std::span<const OpDef> random_ops();
+std::span<const OpDef> ragged_ops();
 std::span<const OpDef> hash_table_ops();
 std::span<const OpDef> sparse_ops();
 std::span<const OpDef> string_ops();

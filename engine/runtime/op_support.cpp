@@ -4,6 +4,7 @@
 #include <set>
 
 #include "ops/converter_ops.h"
+#include "ops/refused.h"
 #include "runtime/engine.h"
 #include "runtime/executor_ops.h"
 
@@ -35,6 +36,7 @@ std::vector<OpSupport> op_support(Engine& engine) {
     s.executor = is_executor_op(op);
     for (const auto& [name, ops] : lists) s.native.emplace_back(name, ops.contains(op));
     s.runs = s.executor || (cpu && cpu->contains(op));
+    if (const auto why = ops::refusal(op)) s.refused = std::string(*why);
     return s;
   };
   std::vector<OpSupport> rows;

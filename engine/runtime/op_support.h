@@ -19,6 +19,8 @@ struct OpSupport {
   std::vector<std::pair<std::string, bool>> native;
   // Runs on every backend: by the executor, natively, or through the cpu fallback.
   bool runs = false;
+  // Why we decline to run it on purpose (ops::refusal), empty otherwise.
+  std::string refused;
 };
 
 // Every op of ops::converter_ops(), in its order, then ops some backend runs that the converter

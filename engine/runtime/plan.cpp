@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "ops/refused.h"
 #include "runtime/executor_ops.h"
 
 namespace tfjsi::runtime {
@@ -107,6 +108,8 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
     const graph::Node& node = graph.nodes[i];
     plan.order.push_back(i);
     if (is_tf1_control_flow(node.op)) plan.dynamic = true;
+    if (const auto why = ops::refusal(node.op))
+      throw ModelError("node '" + node.name + "' (" + node.op + ") is " + std::string(*why));
     if (fed[i] || is_executor_op(node.op)) {
       p.executor_op = true;
     } else if (active.supports_inputs(node, input_infos(graph, node))) {

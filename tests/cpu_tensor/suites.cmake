@@ -9,3 +9,6 @@ set_target_properties(cpu_tensor_elementwise cpu_tensor_index_ops cpu_tensor_red
 # String and sparse kernels against TF.js's own op tests' expectations.
 tfjsi_add_suite(cpu_tensor_text_sparse ${CMAKE_CURRENT_LIST_DIR}/text_sparse_test.cpp)
 set_target_properties(cpu_tensor_text_sparse PROPERTIES AUTOMOC ON)
+# Ragged kernels and BitwiseAnd against TF.js's own op tests' expectations, and where we follow TF.
+tfjsi_add_suite(cpu_tensor_ragged ${CMAKE_CURRENT_LIST_DIR}/ragged_test.cpp)
+set_target_properties(cpu_tensor_ragged PROPERTIES AUTOMOC ON)

@@ -43,6 +43,15 @@ class EnvOpsTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!win_->env_dock()->environment().flags.empty(), kTimeoutMs);
   }
 
+  // An op refused on purpose (TF Decision Forests) says why on its row.
+  void refusedOpSaysWhy() {
+    QTreeWidgetItem* it =
+        row_of(win_->env_dock()->ops_tree(), QStringLiteral("SimpleMLInferenceOpWithHandle"));
+    QVERIFY(it);
+    QVERIFY2(it->toolTip(0).contains("Decision Forests"), qPrintable(it->toolTip(0)));
+    QVERIFY2(it->toolTip(2).startsWith("Not run"), qPrintable(it->toolTip(2)));
+  }
+
   void everyConverterOpHasARow() {
     runtime::Engine engine;
     backends::add_all_backends(engine);

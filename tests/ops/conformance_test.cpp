@@ -9,10 +9,14 @@
 // tests/ops/unsupported.txt lists what we cannot run yet, by op or case and backend. It is checked
 // both ways: a listed case must still fail with our "no kernel on backend ..." message (or a
 // kernel's "... is not supported on <backend>" for a mode it lacks; one that passes must leave the
-// list), an unlisted one must match. Cases TF.js refuses are counted, not run. The suite
+// list), an unlisted one must match. Cases TF.js refuses are counted, not run, but for ops we
+// refuse on purpose too (ops/refused.h): those must stop naming the node, the op and why. The suite
 // also fails when the converter's op list (ops::converter_ops()) holds an op no case covers.
+// Draws TF.js makes without a seed (golden "check": {"uniform": [lo, hi]}) are checked against
+// the distribution instead of TF.js's values, and TF.js's own draw is held to the same check.
 #include <QtTest>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -27,6 +31,7 @@
 #include "io/npy.h"
 #include "model/bundle.h"
 #include "ops/converter_ops.h"
+#include "ops/refused.h"
 #include "runtime/engine.h"
 #include "runtime/executor.h"
 #include "support/test_support.h"
@@ -140,6 +145,44 @@ std::string compare(const HostTensor& got, const json& want, const fs::path& dir
   return {};
 }
 
+// Empty when `t` (float32 or int32) looks like draws from the uniform distribution on [lo, hi):
+// every value in range (hi itself allowed for float32, where lo + (hi - lo) * u rounds to it, as
+// it does in TF.js), and from 1000 values on, mean, variance and the count in each tenth of the
+// range within 6 standard errors of the distribution's (a false alarm about once in 10^8 runs).
+std::string check_uniform(const HostTensor& t, double lo, double hi) {
+  std::vector<double> v;
+  if (t.dtype == DType::Float32)
+    for (float x : t.values<float>()) v.push_back(x);
+  else if (t.dtype == DType::Int32)
+    for (std::int32_t x : t.values<std::int32_t>()) v.push_back(x);
+  else
+    return "dtype " + std::string(to_string(t.dtype)) + " is not a number";
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!(v[i] >= lo && (v[i] < hi || (t.dtype == DType::Float32 && v[i] == hi))))
+      return "element " + std::to_string(i) + " = " + std::to_string(v[i]) + " is not in [" +
+             std::to_string(lo) + ", " + std::to_string(hi) + ")";
+  const double n = static_cast<double>(v.size()), w = hi - lo;
+  if (n < 1000 || t.dtype != DType::Float32) return {};
+  double mean = 0, var = 0;
+  for (double x : v) mean += x;
+  mean /= n;
+  for (double x : v) var += (x - mean) * (x - mean);
+  var /= n;
+  std::array<double, 10> bins{};
+  for (double x : v) bins[std::min<std::size_t>(9, static_cast<std::size_t>((x - lo) / w * 10))]++;
+  const auto off = [](double got, double want, double se) { return std::abs(got - want) > 6 * se; };
+  const double var_want = w * w / 12, var_se = w * w * std::sqrt((1.0 / 80 - 1.0 / 144) / n);
+  if (off(mean, lo + w / 2, w / std::sqrt(12 * n)))
+    return "mean " + std::to_string(mean) + ", uniform " + std::to_string(lo + w / 2);
+  if (off(var, var_want, var_se))
+    return "variance " + std::to_string(var) + ", uniform " + std::to_string(var_want);
+  for (std::size_t b = 0; b < bins.size(); ++b)
+    if (off(bins[b], n / 10, std::sqrt(n * 0.09)))
+      return "tenth " + std::to_string(b) + " of the range holds " + std::to_string(bins[b]) +
+             " values, uniform " + std::to_string(n / 10);
+  return {};
+}
+
 // Where static shape inference (the ops' shape rules) fully knows an output's shape and it is not
 // TF.js's, what differs; empty otherwise.
 std::string static_shape_differs(const graph::Graph& graph, const json& golden) {
@@ -176,9 +219,28 @@ std::string run_case(runtime::Engine& engine, const fs::path& dir, const json& g
   const std::vector<HostTensor> got = executor.run(inputs, names);
   if (got.size() != names.size()) return "made " + std::to_string(got.size()) + " outputs";
   std::string diff;
-  for (std::size_t k = 0; k < got.size(); ++k)
-    if (std::string d = compare(got[k], golden["outputs"][k], dir); !d.empty())
-      diff += (diff.empty() ? "" : "; ") + names[k] + ": " + d;
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const json& want = golden["outputs"][k];
+    std::string d;
+    if (golden.contains("check")) {
+      const auto range = golden["check"].at("uniform").get<std::vector<double>>();
+      const Shape shape = want["shape"].get<Shape>();
+      if (to_string(got[k].dtype) != want["dtype"].get<std::string>())
+        d = "dtype " + std::string(to_string(got[k].dtype)) + ", TF.js " +
+            want["dtype"].get<std::string>();
+      else if (got[k].shape != shape)
+        d = "shape " + shape_to_string(got[k].shape) + ", TF.js " + shape_to_string(shape);
+      else if (std::string t = check_uniform(io::read_npy(dir / want["file"].get<std::string>()),
+                                             range.at(0), range.at(1));
+               !t.empty())
+        d = "TF.js's own draw fails the check (the check is wrong): " + t;
+      else
+        d = check_uniform(got[k], range.at(0), range.at(1));
+    } else {
+      d = compare(got[k], want, dir);
+    }
+    if (!d.empty()) diff += (diff.empty() ? "" : "; ") + names[k] + ": " + d;
+  }
   return diff;
 }
 
@@ -240,6 +302,31 @@ class OpConformanceTest : public QObject {
       if (only && !pick.match(QString::fromStdString(name)).hasMatch()) continue;
       if (c.contains("refused")) {
         ++refused;
+        if (const auto why = ops::refusal(op)) {
+          const fs::path cdir = dir / "cases" / name;
+          std::string error;
+          try {
+            const model::Bundle bundle = model::load_bundle(cdir / "model.json");
+            const graph::Graph graph = graph::build_graph(bundle);
+            runtime::Executor executor(engine, graph);
+            runtime::NamedTensors feeds;  // zeros: the run must stop before reading them
+            for (const auto& in : graph.inputs) {
+              Shape shape;
+              for (auto d : in.shape.dims) shape.push_back(std::max<std::int64_t>(d, 1));
+              feeds[in.name] = HostTensor::zeros(in.dtype.value_or(DType::Float32), shape);
+            }
+            const std::vector<std::string> out = {graph.nodes.back().name};
+            executor.run(feeds, out);
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+          // "node 'NAME' (OP) is WHY": the first refused node may be an input of the case's.
+          if (error.find(") is " + std::string(*why)) == std::string::npos ||
+              error.find("node '") == std::string::npos)
+            failures << QString::fromStdString(name + ": we refuse " + op +
+                                               " on purpose, but running it said: '" + error +
+                                               "', not the node, the op and why");
+        }
         continue;
       }
       ops_seen.insert(op);

@@ -1,4 +1,5 @@
-// Comparisons (Less, Equal, ...) and logical ops on broadcast operands; all produce bool.
+// Comparisons (Less, Equal, ...) and logical ops on broadcast operands, all producing bool, and
+// BitwiseAnd (TF.js's logical category too).
 #include <cstdint>
 #include <vector>
 
@@ -67,6 +68,24 @@ std::vector<HostTensor> LogicalAnd(const KernelContext& ctx) {
 std::vector<HostTensor> LogicalOr(const KernelContext& ctx) {
   return logical(ctx, [](B x, B y) -> B { return x | y; });
 }
+// int32 only, as TF.js's bitwiseAnd; operands broadcast as TF's BitwiseAnd does (TF.js's op
+// wants one shape; its kernel broadcasts).
+std::vector<HostTensor> BitwiseAnd(const KernelContext& ctx) {
+  require_inputs(ctx, 2, 2);
+  const HostTensor& a = input(ctx, 0);
+  const HostTensor& b = input(ctx, 1);
+  if (a.dtype != DType::Int32 || b.dtype != DType::Int32)
+    fail(ctx, "only int32 tensors are supported, got " + std::string(to_string(a.dtype)) + " and " +
+                  std::string(to_string(b.dtype)));
+  const Shape shape = broadcast_shapes(ctx, a.shape, b.shape);
+  HostTensor out = HostTensor::uninitialized(DType::Int32, shape);
+  const auto plan = plan_broadcast<2>(shape, {&a.shape, &b.shape});
+  using I = std::int32_t;
+  map_binary(ctx.pool, plan, a.values<I>().data(), b.values<I>().data(),
+             out.mutable_values<I>().data(), [](I x, I y) -> I { return x & y; });
+  return {out};
+}
+
 std::vector<HostTensor> LogicalNot(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
   const HostTensor x = convert(input(ctx, 0), DType::Bool);

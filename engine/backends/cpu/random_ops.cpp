@@ -1,8 +1,9 @@
 // Seeded random ops drawn as TF.js draws them: RandomUniformInt, RandomStandardNormal,
-// TruncatedNormal and Multinomial. TF.js seeds seedrandom's alea generator with the seed's decimal
-// string, so with a seed our numbers are TF.js's; without one (TF.js then seeds from Math.random)
-// we seed from the system and only the distribution is the same. Alea is plain double arithmetic
-// (no transcendental functions), which IEEE doubles reproduce exactly.
+// TruncatedNormal and Multinomial; and RandomUniform, which TF.js always draws unseeded. TF.js
+// seeds seedrandom's alea generator with the seed's decimal string, so with a seed our numbers are
+// TF.js's; without one (TF.js then seeds from Math.random) we seed from the system and only the
+// distribution is the same. Alea is plain double arithmetic (no transcendental functions), which
+// IEEE doubles reproduce exactly.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -161,6 +162,27 @@ std::vector<HostTensor> RandomStandardNormal(const KernelContext& ctx) {
 std::vector<HostTensor> TruncatedNormal(const KernelContext& ctx) {
   return normal(ctx, ops::attr<float>(ctx.node, "means", 0.0f),
                 ops::attr<float>(ctx.node, "stddev", 1.0f), true, nonzero_seed(ctx));
+}
+
+// minval + (maxval - minval) * u in attribute dtype's type (float32 rounds, int32 truncates as
+// an Int32Array stores it). TF.js's executor calls randomUniform without the seed, so TF.js draws
+// afresh on every run whatever the seed attribute says; so do we, from a fresh seed. minval and
+// maxval are attributes only TF.js reads (TF's op draws in [0, 1)).
+std::vector<HostTensor> RandomUniform(const KernelContext& ctx) {
+  require_inputs(ctx, 1, 1);
+  const DType t = ops::attr<DType>(ctx.node, "dtype", DType::Float32);
+  if (t != DType::Float32 && t != DType::Int32)
+    fail(ctx, "dtype " + std::string(to_string(t)) + " is not supported");
+  const double lo = ops::attr<float>(ctx.node, "minval", 0.0f);
+  const double hi = ops::attr<float>(ctx.node, "maxval", 1.0f);
+  HostTensor out = HostTensor::zeros(t, read_shape(ctx));
+  Alea random(seed_string(std::nullopt));
+  if (t == DType::Float32)
+    for (float& v : out.mutable_values<float>()) v = static_cast<float>(lo + (hi - lo) * random());
+  else
+    for (std::int32_t& v : out.mutable_values<std::int32_t>())
+      v = js_to_int32(lo + (hi - lo) * random());
+  return {out};
 }
 
 // int32 values trunc(minval + (maxval - minval) * u): TF.js draws a float and stores it in an

@@ -74,6 +74,7 @@ std::vector<HostTensor> NotEqual(const KernelContext&);
 std::vector<HostTensor> LogicalAnd(const KernelContext&);
 std::vector<HostTensor> LogicalOr(const KernelContext&);
 std::vector<HostTensor> LogicalNot(const KernelContext&);
+std::vector<HostTensor> BitwiseAnd(const KernelContext&);
 std::vector<HostTensor> Select(const KernelContext&);
 std::vector<HostTensor> SelectV2(const KernelContext&);
 std::vector<HostTensor> Where(const KernelContext&);
@@ -143,6 +144,7 @@ std::vector<HostTensor> Range(const KernelContext&);
 std::vector<HostTensor> LinSpace(const KernelContext&);
 std::vector<HostTensor> RandomStandardNormal(const KernelContext&);
 std::vector<HostTensor> TruncatedNormal(const KernelContext&);
+std::vector<HostTensor> RandomUniform(const KernelContext&);
 std::vector<HostTensor> RandomUniformInt(const KernelContext&);
 std::vector<HostTensor> Multinomial(const KernelContext&);
 std::vector<HostTensor> OneHot(const KernelContext&);
@@ -180,6 +182,9 @@ std::vector<HostTensor> SparseFillEmptyRows(const KernelContext&);
 std::vector<HostTensor> SparseReshape(const KernelContext&);
 std::vector<HostTensor> SparseSegmentMean(const KernelContext&);
 std::vector<HostTensor> SparseSegmentSum(const KernelContext&);
+std::vector<HostTensor> RaggedGather(const KernelContext&);
+std::vector<HostTensor> RaggedRange(const KernelContext&);
+std::vector<HostTensor> RaggedTensorToTensor(const KernelContext&);
 std::vector<HostTensor> StaticRegexReplace(const KernelContext&);
 std::vector<HostTensor> StringNGrams(const KernelContext&);
 std::vector<HostTensor> StringSplit(const KernelContext&);
@@ -259,6 +264,7 @@ std::span<const KernelEntry> kernel_registry() {
       {"LogicalAnd", tensor_ops::LogicalAnd},
       {"LogicalOr", tensor_ops::LogicalOr},
       {"LogicalNot", tensor_ops::LogicalNot},
+      {"BitwiseAnd", tensor_ops::BitwiseAnd},
       {"Select", tensor_ops::Select},
       {"SelectV2", tensor_ops::SelectV2},
       {"Where", tensor_ops::Where},
@@ -328,6 +334,7 @@ std::span<const KernelEntry> kernel_registry() {
       {"LinSpace", tensor_ops::LinSpace},
       {"RandomStandardNormal", tensor_ops::RandomStandardNormal},
       {"TruncatedNormal", tensor_ops::TruncatedNormal},
+      {"RandomUniform", tensor_ops::RandomUniform},
       {"RandomUniformInt", tensor_ops::RandomUniformInt},
       {"Multinomial", tensor_ops::Multinomial},
       {"OneHot", tensor_ops::OneHot},
@@ -367,6 +374,10 @@ std::span<const KernelEntry> kernel_registry() {
       {"SparseReshape", tensor_ops::SparseReshape},
       {"SparseSegmentMean", tensor_ops::SparseSegmentMean},
       {"SparseSegmentSum", tensor_ops::SparseSegmentSum},
+      // ---- Ragged ops ----
+      {"RaggedGather", tensor_ops::RaggedGather},
+      {"RaggedRange", tensor_ops::RaggedRange},
+      {"RaggedTensorToTensor", tensor_ops::RaggedTensorToTensor},
       // ---- String ops ----
       {"StaticRegexReplace", tensor_ops::StaticRegexReplace},
       {"StringNGrams", tensor_ops::StringNGrams},

@@ -4,7 +4,8 @@
 // Switch, ...); every converter op must be the op or in `also` of at least one case.
 export const cases = [];
 
-export function C(name, build, { also = [] } = {}) {
+// `check` replaces the value comparison for draws TF.js makes without a seed: {uniform: [lo, hi]}.
+export function C(name, build, { also = [], check } = {}) {
   if (cases.some((c) => c.name === name)) throw new Error(`case ${name} is defined twice`);
-  cases.push({ name, op: name.split('.')[0], build, also });
+  cases.push({ name, op: name.split('.')[0], build, also, check });
 }

@@ -105,7 +105,11 @@ C('Range', (g) => g.op('Range', [g.si(2), g.si(11), g.si(3)], { Tidx: a.type('in
 C('Range.float', (g) => g.op('Range', [g.sf(1), g.sf(-1), g.sf(-0.3)], { Tidx: a.type('float32') }));
 C('Range.empty', (g) => g.op('Range', [g.si(5), g.si(5), g.si(1)], { Tidx: a.type('int32') }));
 const seeds = { seed: a.i(7), seed2: a.i(0) };
-C('RandomUniform', (g) => g.op('RandomUniform', [g.ci([3, 4])], { dtype: a.type('float32'), T: a.type('int32'), ...seeds }));
+// TF.js's executor drops RandomUniform's seed (it draws from Math.random's seed): these cases
+// check the distribution, not the values. minval and maxval are TF.js's own attributes.
+C('RandomUniform', (g) => g.op('RandomUniform', [g.ci([100, 100])], { dtype: a.type('float32'), T: a.type('int32'), ...seeds }), { check: { uniform: [0, 1] } });
+C('RandomUniform.range', (g) => g.op('RandomUniform', [g.ci([50, 200])], { minval: a.f(-3), maxval: a.f(5), dtype: a.type('float32'), T: a.type('int32'), seed: a.i(0), seed2: a.i(0) }), { check: { uniform: [-3, 5] } });
+C('RandomUniform.empty', (g) => g.op('RandomUniform', [g.ci([0, 3])], { dtype: a.type('float32'), T: a.type('int32'), ...seeds }), { check: { uniform: [0, 1] } });
 C('RandomUniformInt', (g) => g.op('RandomUniformInt', [g.ci([6]), g.si(2), g.si(9)], { minval: a.i(2), maxval: a.i(9), Tout: a.type('int32'), T: a.type('int32'), ...seeds }));
 C('RandomStandardNormal', (g) => g.op('RandomStandardNormal', [g.ci([3, 4])], { dtype: a.type('float32'), T: a.type('int32'), ...seeds }));
 C('TruncatedNormal', (g) => g.op('TruncatedNormal', [g.ci([3, 4])], { dtype: a.type('float32'), T: a.type('int32'), ...seeds }));
@@ -205,9 +209,32 @@ C('StringNGrams.preserve_short', (g) => g.op('StringNGrams', [g.cs(['a', 'b', 'c
 C('StringNGrams.dynamic_pad', (g) => g.op('StringNGrams', [g.cs(['a', 'b', 'c', 'd']), g.ci([0, 0, 1, 4])], { separator: a.s('|'), ngram_widths: a.ints([2, 3]), left_pad: a.s('L'), right_pad: a.s('R'), pad_width: a.i(-1), preserve_short_sequences: a.b(false), Tsplits: a.type('int32') }, { n: 2 }));
 
 // ---- ragged ----
-C('RaggedGather', (g) => g.op('RaggedGather', [g.ci([0, 2, 2, 5]), g.f([5]), g.ci([2, 0])], { OUTPUT_RAGGED_RANK: a.i(1), PARAMS_RAGGED_RANK: a.i(1), Tvalues: a.type('float32'), Tindices: a.type('int32'), Tsplits: a.type('int32') }, { n: 2 }));
-C('RaggedRange', (g) => g.op('RaggedRange', [g.ci([0, 5, 8]), g.ci([3, 5, 12]), g.ci([1, 1, 2])], { T: a.type('int32'), Tsplits: a.type('int32') }, { n: 2 }));
-C('RaggedTensorToTensor', (g) => g.op('RaggedTensorToTensor', [g.ci([3, 4]), g.f([6]), g.sf(-1), g.ci([0, 3, 3, 6])], { row_partition_types: a.strs(['ROW_SPLITS']), T: a.type('float32'), Tindex: a.type('int32'), Tshape: a.type('int32'), num_row_partition_tensors: a.i(1) }));
+// TF.js's loadGraphModel cannot run these; registered-ops.mjs runs them through tf.registerOp.
+const rg = (splits, values, indices, outRank) => (g) =>
+  g.op('RaggedGather', [...splits, values, indices], { OUTPUT_RAGGED_RANK: a.i(outRank), PARAMS_RAGGED_RANK: a.i(splits.length), Tindices: a.type('int32'), Tsplits: a.type('int32') }, { n: outRank + 1 });
+C('RaggedGather', (g) => rg([g.ci([0, 2, 2, 5])], g.f([5]), g.ci([2, 0]), 1)(g));
+C('RaggedGather.repeat_empty_rows', (g) => rg([g.ci([0, 2, 2, 5, 5])], g.f([5]), g.ci([1, 3, 2, 2, 0, 1]), 1)(g));
+C('RaggedGather.indices_2d', (g) => rg([g.ci([0, 2, 2, 5])], g.i([5], -9, 9), g.ci([2, 0, 1, 2], [2, 2]), 2)(g));
+C('RaggedGather.ragged_rank2', (g) => rg([g.ci([0, 2, 3]), g.ci([0, 2, 2, 5])], g.f([5]), g.ci([1, 0, 1]), 2)(g));
+C('RaggedGather.inner_dims', (g) => rg([g.ci([0, 1, 4])], g.f([4, 2, 3]), g.ci([1, 0]), 1)(g));
+C('RaggedGather.no_indices', (g) => rg([g.ci([0, 2, 5])], g.f([5]), g.const('int32', [0], []), 1)(g));
+const rr = (starts, limits, deltas) => (g) => g.op('RaggedRange', [starts, limits, deltas], { Tsplits: a.type('int32') }, { n: 2 });
+C('RaggedRange', (g) => rr(g.ci([0, 5, 8]), g.ci([3, 5, 12]), g.ci([1, 1, 2]))(g));
+C('RaggedRange.float', (g) => rr(g.cf([0, 1.5, 3, 2]), g.cf([1, -1, 3.5, 2]), g.cf([0.25, -0.5, 0.2, 1]))(g));
+C('RaggedRange.negative_delta', (g) => rr(g.ci([9, 0, 4]), g.ci([0, 3, 4]), g.ci([-2, -1, 3]))(g));
+C('RaggedRange.broadcast', (g) => rr(g.si(1), g.ci([4, 0, 7]), g.si(2))(g));
+C('RaggedRange.scalars', (g) => rr(g.sf(-1), g.sf(1), g.sf(0.5))(g));
+const r2t = (shape, values, dflt, partitions, types) => (g) =>
+  g.op('RaggedTensorToTensor', [shape, values, dflt, ...partitions], { row_partition_types: a.strs(types), Tindex: a.type('int32'), Tshape: a.type('int32'), num_row_partition_tensors: a.i(partitions.length) });
+C('RaggedTensorToTensor', (g) => r2t(g.ci([3, 4]), g.f([6]), g.sf(-1), [g.ci([0, 3, 3, 6])], ['ROW_SPLITS'])(g));
+C('RaggedTensorToTensor.natural_shape', (g) => r2t(g.ci([-1, -1]), g.f([6]), g.sf(0.5), [g.ci([0, 1, 1, 4, 6])], ['ROW_SPLITS'])(g));
+C('RaggedTensorToTensor.truncate', (g) => r2t(g.ci([2, 2]), g.f([6]), g.sf(9), [g.ci([0, 3, 3, 6])], ['ROW_SPLITS'])(g));
+C('RaggedTensorToTensor.more_rows', (g) => r2t(g.ci([5, -1]), g.i([6], -9, 9), g.si(7), [g.ci([0, 1, 3, 6])], ['ROW_SPLITS'])(g));
+C('RaggedTensorToTensor.value_rowids', (g) => r2t(g.ci([-1, -1]), g.f([6]), g.sf(-2), [g.si(5), g.ci([0, 0, 1, 3, 3, 3])], ['FIRST_DIM_SIZE', 'VALUE_ROWIDS'])(g));
+C('RaggedTensorToTensor.value_rowids_cut', (g) => r2t(g.ci([3, 2]), g.f([6]), g.sf(0), [g.si(4), g.ci([0, 0, 0, 1, 3, 3])], ['FIRST_DIM_SIZE', 'VALUE_ROWIDS'])(g));
+C('RaggedTensorToTensor.ragged_rank2', (g) => r2t(g.ci([-1, -1, -1]), g.f([7]), g.sf(-1), [g.ci([0, 2, 2, 4]), g.ci([0, 3, 3, 4, 7])], ['ROW_SPLITS', 'ROW_SPLITS'])(g));
+C('RaggedTensorToTensor.inner_dims', (g) => r2t(g.ci([-1, 3, 2]), g.f([5, 2]), g.sf(-1), [g.ci([0, 2, 2, 5])], ['ROW_SPLITS'])(g));
+C('RaggedTensorToTensor.empty_rows', (g) => r2t(g.ci([-1, -1]), g.const('float32', [0], []), g.sf(3), [g.ci([0, 0, 0])], ['ROW_SPLITS'])(g));
 
 // ---- tfdf: TF Decision Forests, resources TF.js makes only with its tfdf package ----
 C('SimpleMLCreateModelResource', (g) => g.op('SimpleMLCreateModelResource', [], { container: a.s(''), shared_name: a.s('m') }));

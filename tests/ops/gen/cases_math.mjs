@@ -86,7 +86,11 @@ C('Select.rank1_cond', (g) => g.op('Select', [g.b([2]), g.f([2, 3]), g.f([2, 3])
 C('SelectV2', (g) => g.op('SelectV2', [g.b([2, 3]), g.f([2, 3]), g.f([2, 3])]));
 C('SelectV2.broadcast', (g) => g.op('SelectV2', [g.b([3]), g.f([2, 1]), g.f([])]));
 C('SelectV2.int32', (g) => g.op('SelectV2', [g.b([4]), g.i([4]), g.i([4])]));
+// TF.js's loadGraphModel cannot run BitwiseAnd; registered-ops.mjs runs it through tf.registerOp.
 C('BitwiseAnd', (g) => g.op('BitwiseAnd', [g.i([6], 0, 255), g.i([6], 0, 255)], { T: a.type('int32') }));
+C('BitwiseAnd.negative', (g) => g.op('BitwiseAnd', [g.i([2, 3], -100000, 100000), g.ci([-1, -2, 255, -256, 0, 2147483647], [2, 3])], { T: a.type('int32') }));
+C('BitwiseAnd.scalar', (g) => g.op('BitwiseAnd', [g.i([], -50, 50), g.i([], -50, 50)], { T: a.type('int32') }));
+C('BitwiseAnd.empty', (g) => g.op('BitwiseAnd', [g.i([0, 2]), g.i([0, 2])], { T: a.type('int32') }));
 
 // ---- reduction ----
 for (const op of ['Max', 'Mean', 'Min', 'Sum', 'Prod']) {

@@ -10,6 +10,9 @@
 //    "inputs":  [{"name", "file", "shape", "dtype"}],           (Placeholders, fed by name)
 //    "outputs": [{"name", "file", "shape", "dtype"}]}            (node or node:K, .npy)
 //   strings go inline as "values" (no .npy); a refused case: {"case", "op", "refused", "tfjs"}.
+//   "via": how TF.js ran an op its loadGraphModel cannot (registered-ops.mjs).
+//   "check": {"uniform": [lo, hi]}: TF.js draws without a seed, so its values are one sample of
+//   the distribution and the C++ suite checks ours (and TF.js's) against the distribution.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -18,6 +21,7 @@ import { writeNpy } from '../../reference/lib/npy.mjs';
 import { cases } from './case.mjs';
 import { Graph, setOpInfo } from './graph.mjs';
 import { converterOps, converterVersion, referenceDir } from './op-list.mjs';
+import { registerUnreachableOps } from './registered-ops.mjs';
 import './cases_math.mjs';
 import './cases_nn.mjs';
 import './cases_array.mjs';
@@ -25,6 +29,8 @@ import './cases_control.mjs';
 
 const require = createRequire(path.join(referenceDir, 'package.json'));
 const tf = require('@tensorflow/tfjs');
+// op -> how TF.js runs it when its loadGraphModel path cannot (registered-ops.mjs).
+const via = registerUnreachableOps(tf);
 
 function formatJson(value) {
   const text = JSON.stringify(value, null, 1);
@@ -47,14 +53,14 @@ async function makeCase(c, dir) {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'model.json'), JSON.stringify(json, null, 1));
   fs.writeFileSync(path.join(dir, 'weights.bin'), bin);
-  const base = { case: c.name, op: c.op, model: 'model.json', tfjs: tf.version.tfjs };
+  const base = { case: c.name, op: c.op, model: 'model.json', tfjs: tf.version.tfjs, ...(via[c.op] ? { via: via[c.op] } : {}) };
   let model;
   const inputs = g.feeds.map((f) => tf.tensor(f.values, f.shape, f.dtype));
   try {
     model = await tf.loadGraphModel(fileLoader(path.join(dir, 'model.json')));
     const feed = Object.fromEntries(g.feeds.map((f, k) => [f.name, inputs[k]]));
     const { mode, outputs } = await run(model, feed, outNames);
-    const golden = { ...base, execute: mode, inputs: [], outputs: [] };
+    const golden = { ...base, execute: mode, ...(c.check ? { check: c.check } : {}), inputs: [], outputs: [] };
     g.feeds.forEach((f, k) => {
       const file = `input_${k}.npy`;
       writeNpy(path.join(dir, file), f.values, f.shape, f.dtype);
