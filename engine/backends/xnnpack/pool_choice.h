@@ -23,9 +23,13 @@ enum class PoolUse {
 };
 
 // Work is counted in multiply-adds (convolutions, matrix products), or in elements times
-// kElementWork for memory-bound passes. Below kTrialWork (about 20 us on one core) a wake-up
-// costs more than the second core saves.
-inline constexpr double kTrialWork = 1 << 20;
+// kElementWork for memory-bound passes. Below kTrialWork (a few us on one core) a dispatch costs
+// more than the second core saves. It was 2^20 while every dispatch woke a sleeping worker
+// (55 us here); with workers spinning through a run (worker_spin.h) a dispatch costs ~2 us, and
+// 2^18 let blazepose-heavy's 46 smaller depthwise convolutions try the pool too (two threads
+// 38.5-39.0 ms against 41.0-44.2 with 2^20, movenet-thunder 25.3-28.2 against 28.4-29.1; a
+// loaded machine, load 12-15).
+inline constexpr double kTrialWork = 1 << 18;
 inline constexpr double kElementWork = 16;
 
 PoolUse pool_use(double work, std::size_t threads);
