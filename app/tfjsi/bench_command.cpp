@@ -95,6 +95,8 @@ int bench_command(std::span<const std::string> argv) {
                       {"times_ms", timed.ms},
                       {"peak_rss_mb", static_cast<double>(process_memory().peak_rss_kb) / 1024.0},
                       {"peak_tensor_bytes", engine->peak_bytes()}};
+  // The backend's counters over the first, warm-up and timed runs, not the FLOP count's below.
+  const runtime::BackendStats after_timed = backend.stats();
   {
     // FLOPs of one run from the shapes it really had (analysis/node_cost.h): a run of its own
     // after the measured ones, since the counter makes every node its own kernel.
@@ -120,7 +122,7 @@ int bench_command(std::span<const std::string> argv) {
   if (xnn) {
     // Partitions run as XNNPACK subgraph runtimes (flag xnnpack.subgraph); the rest node by node.
     nlohmann::json p = partition_report(*m.graph, executor.plan());
-    const runtime::BackendStats s = backend.stats();
+    const runtime::BackendStats& s = after_timed;
     p["enabled"] = engine->flags().get_bool("xnnpack.subgraph") && engine->flags().get_bool("fuse");
     p["runtimes_created"] = s.runtimes_created;
     // On the thread pool; the rest on the calling thread alone.
@@ -130,6 +132,13 @@ int bench_command(std::span<const std::string> argv) {
     p["partition_runs"] = s.partition_runs;
     // Left to the operator path (other shapes, flag).
     p["partition_runs_declined"] = s.partition_runs_declined;
+    // Nodes outside partitions: timed both ways in their first run (pool_choice.h), and the runs
+    // of them on the thread pool, over the first, warm-up and timed runs.
+    p["node_trials"] = s.node_trials;
+    p["pooled_node_runs"] = s.pooled_node_runs;
+    // The pool's workers spin between the pieces of a run and are sent to sleep at its end, or
+    // after every piece while the machine is busy (worker_spin.h): how often that happened.
+    p["worker_parks"] = s.worker_parks;
     // This XNNPACK (Debian's 2022 snapshot) has no xnn_get_runtime_profiling_info: a profile
     // times each partition as a whole, on its first node; the others report as fused into it.
     p["profile_timing"] = "per_partition";
@@ -189,7 +198,9 @@ int bench_command(std::span<const std::string> argv) {
               << p["fallbacks"].get<std::size_t>()
               << " on cpu; runtimes: " << p["runtimes_pooled"].get<std::int64_t>()
               << " on the pool, " << p["runtimes_single_thread"].get<std::int64_t>()
-              << " single-threaded\n";
+              << " single-threaded; nodes: " << p["node_trials"].get<std::int64_t>()
+              << " timed both ways, " << p["pooled_node_runs"].get<std::int64_t>()
+              << " runs on the pool\n";
   }
   if (j.contains("profile")) {
     std::cout << "  per op (ms per run):\n";

@@ -94,6 +94,12 @@ struct BackendStats {
   // refused by the library; partitions run through one, and runs left to the node-by-node path.
   std::int64_t runtimes_created = 0, runtimes_pooled = 0, runtimes_single_thread = 0,
                runtimes_refused = 0, partition_runs = 0, partition_runs_declined = 0;
+  // Nodes outside partitions (xnnpack): timed both ways in their first run, and runs of them on
+  // the thread pool.
+  std::int64_t node_trials = 0, pooled_node_runs = 0;
+  // Times the pool's workers were sent to sleep (xnnpack: at a run's end, or after every pooled
+  // piece while the machine is busy).
+  std::int64_t worker_parks = 0;
 
   // Every new kernel came from the disk cache (none from source); false when none was new.
   bool cache_hit() const { return kernels_loaded > 0 && kernels_built == 0; }

@@ -164,8 +164,8 @@ void row_task(void* context, std::size_t row) {
 
 void run_depthwise_rows(const DepthwiseRows& args, pthreadpool_t pool) {
   const std::size_t rows = static_cast<std::size_t>(args.batch * args.out_h);
-  pthreadpool_parallelize_1d(pool, row_task, const_cast<DepthwiseRows*>(&args), rows,
-                             PTHREADPOOL_FLAG_YIELD_WORKERS);
+  // Workers spin on after it (worker_spin.h).
+  pthreadpool_parallelize_1d(pool, row_task, const_cast<DepthwiseRows*>(&args), rows, 0);
 }
 
 }  // namespace tfjsi::xnnpack

@@ -110,18 +110,18 @@ bool apply_post(NativeCall& call, const Fused& f, HostTensor& out, std::int64_t 
       return true;
     case PostOp::Elu:
       create = [](xnn_operator_t* op) {
-        return xnn_create_elu_nc_f32(1, 1, 1, 1.f, kYieldWorkers, op);
+        return xnn_create_elu_nc_f32(1, 1, 1, 1.f, kOperatorFlags, op);
       };
       break;
     case PostOp::LeakyRelu:
       r.params.push_back(float_bits(f.leaky_alpha));
       create = [&](xnn_operator_t* op) {
-        return xnn_create_leaky_relu_nc_f32(1, 1, 1, f.leaky_alpha, kYieldWorkers, op);
+        return xnn_create_leaky_relu_nc_f32(1, 1, 1, f.leaky_alpha, kOperatorFlags, op);
       };
       break;
     case PostOp::Sigmoid:
       create = [](xnn_operator_t* op) {
-        return xnn_create_sigmoid_nc_f32(1, 1, 1, kYieldWorkers, op);
+        return xnn_create_sigmoid_nc_f32(1, 1, 1, kOperatorFlags, op);
       };
       break;
     case PostOp::Prelu: {
@@ -132,7 +132,7 @@ bool apply_post(NativeCall& call, const Fused& f, HostTensor& out, std::int64_t 
       r.weight_bytes = c * sizeof(float);
       batch /= c;
       create = [&, c](xnn_operator_t* op) {
-        return xnn_create_prelu_nc_f32(c, c, c, f.alpha.data(), kYieldWorkers, op);
+        return xnn_create_prelu_nc_f32(c, c, c, f.alpha.data(), kOperatorFlags, op);
       };
       break;
     }

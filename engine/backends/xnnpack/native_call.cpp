@@ -55,7 +55,7 @@ void NativeCall::run(xnn_operator_t op) {
 }
 
 HostTensor new_output(Shape shape, DType dtype) {
-  return HostTensor::zeros(dtype, std::move(shape));
+  return HostTensor::uninitialized(dtype, std::move(shape));
 }
 
 std::vector<HostTensor> one(HostTensor t) {

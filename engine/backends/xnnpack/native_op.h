@@ -22,11 +22,10 @@
 
 namespace tfjsi::xnnpack {
 
-// Every operator is created with this flag: XNNPACK then lets the pool's workers sleep when the
-// operator ends instead of spinning for the next one. Between operators the calling thread runs
-// cpu fallbacks and bookkeeping, and on a machine with as many busy threads as cores a spinning
-// worker takes its core (default threads measured 7.9x slower than --threads 1 under load).
-inline constexpr std::uint32_t kYieldWorkers = XNN_FLAG_YIELD_WORKERS;
+// Every operator is created with these flags: none, so the pool's workers spin after an operator
+// for the next piece of the run. The backend sends them to sleep at the run's end, or after every
+// piece on a busy machine (worker_spin.h).
+inline constexpr std::uint32_t kOperatorFlags = 0;
 
 struct XnnStats;
 
@@ -84,7 +83,9 @@ std::vector<std::string_view> native_op_names();
 
 // ---- helpers shared by the op files ----
 
-// A fresh float32 (or int32) output with the slack XNNPACK needs.
+// A fresh float32 (or int32) output with the slack XNNPACK needs, left unwritten: every op here
+// writes each element (XNNPACK's operators, the depthwise kernel), and zeroing it first was a
+// serial pass over every output that a second thread cannot share.
 HostTensor new_output(Shape shape, DType dtype = DType::Float32);
 std::vector<HostTensor> one(HostTensor t);
 

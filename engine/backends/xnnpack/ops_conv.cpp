@@ -32,7 +32,7 @@ bool add_bias(NativeCall& call, const Fused& ep, HostTensor& out, std::int64_t c
   OperatorCache::Recipe recipe;
   recipe.params = {float_bits(ep.min), float_bits(ep.max)};
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_add_nd_f32(ep.min, ep.max, kYieldWorkers, op);
+    return xnn_create_add_nd_f32(ep.min, ep.max, kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(call.node, 2, recipe, create);
   if (!op) return false;
@@ -126,7 +126,7 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
           u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->stride_h), u(g->stride_w),
           u(g->dil_h), u(g->dil_w), u(c), 1, m, static_cast<std::size_t>(c),
           static_cast<std::size_t>(out_c), f.values<float>().data(), nullptr, kNoMin, kNoMax,
-          flags | kYieldWorkers, op);
+          flags | kOperatorFlags, op);
     }
     // HWIO -> OHWI.
     const std::int64_t taps = k_h * k_w;
@@ -140,7 +140,7 @@ NativeResult convolution(NativeCall& call, ConvKind kind, bool fused) {
         u(top), u(right), u(bottom), u(left), u(k_h), u(k_w), u(g->stride_h), u(g->stride_w),
         u(g->dil_h), u(g->dil_w), 1, static_cast<std::size_t>(c), static_cast<std::size_t>(out_c),
         static_cast<std::size_t>(c), static_cast<std::size_t>(out_c), ohwi.data(), nullptr, kNoMin,
-        kNoMax, flags | kYieldWorkers, op);
+        kNoMax, flags | kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -222,7 +222,7 @@ NativeResult op_conv2d_backprop_input(NativeCall& call) {
         static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c),
         static_cast<std::size_t>(in_c), static_cast<std::size_t>(out_c), ohwi.data(), nullptr,
         -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
-        kYieldWorkers, op);
+        kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;

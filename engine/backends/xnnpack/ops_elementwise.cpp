@@ -86,7 +86,7 @@ NativeResult clamp(NativeCall& call, float lo, float hi) {
   return unary(
       call, {float_bits(lo), float_bits(hi)},
       [lo, hi](xnn_operator_t* op) {
-        return xnn_create_clamp_nc_f32(1, 1, 1, lo, hi, kYieldWorkers, op);
+        return xnn_create_clamp_nc_f32(1, 1, 1, lo, hi, kOperatorFlags, op);
       },
       xnn_setup_clamp_nc_f32);
 }
@@ -99,19 +99,19 @@ NativeResult clamp(NativeCall& call, float lo, float hi) {
         call, kind, [](xnn_operator_t* op) { return create_expr; }, setup_fn); \
   }
 
-TFJSI_XNN_BINARY(op_add, 1, xnn_create_add_nd_f32(-kInf, kInf, kYieldWorkers, op),
+TFJSI_XNN_BINARY(op_add, 1, xnn_create_add_nd_f32(-kInf, kInf, kOperatorFlags, op),
                  xnn_setup_add_nd_f32)
-TFJSI_XNN_BINARY(op_sub, 2, xnn_create_subtract_nd_f32(-kInf, kInf, kYieldWorkers, op),
+TFJSI_XNN_BINARY(op_sub, 2, xnn_create_subtract_nd_f32(-kInf, kInf, kOperatorFlags, op),
                  xnn_setup_subtract_nd_f32)
-TFJSI_XNN_BINARY(op_mul, 3, xnn_create_multiply_nd_f32(-kInf, kInf, kYieldWorkers, op),
+TFJSI_XNN_BINARY(op_mul, 3, xnn_create_multiply_nd_f32(-kInf, kInf, kOperatorFlags, op),
                  xnn_setup_multiply_nd_f32)
-TFJSI_XNN_BINARY(op_div, 4, xnn_create_divide_nd_f32(-kInf, kInf, kYieldWorkers, op),
+TFJSI_XNN_BINARY(op_div, 4, xnn_create_divide_nd_f32(-kInf, kInf, kOperatorFlags, op),
                  xnn_setup_divide_nd_f32)
-TFJSI_XNN_BINARY(op_maximum, 5, xnn_create_maximum_nd_f32(kYieldWorkers, op),
+TFJSI_XNN_BINARY(op_maximum, 5, xnn_create_maximum_nd_f32(kOperatorFlags, op),
                  xnn_setup_maximum_nd_f32)
-TFJSI_XNN_BINARY(op_minimum, 6, xnn_create_minimum_nd_f32(kYieldWorkers, op),
+TFJSI_XNN_BINARY(op_minimum, 6, xnn_create_minimum_nd_f32(kOperatorFlags, op),
                  xnn_setup_minimum_nd_f32)
-TFJSI_XNN_BINARY(op_squared_difference, 7, xnn_create_squared_difference_nd_f32(kYieldWorkers, op),
+TFJSI_XNN_BINARY(op_squared_difference, 7, xnn_create_squared_difference_nd_f32(kOperatorFlags, op),
                  xnn_setup_squared_difference_nd_f32)
 
 #undef TFJSI_XNN_BINARY
@@ -125,7 +125,7 @@ NativeResult op_relu6(NativeCall& call) {
 NativeResult op_elu(NativeCall& call) {
   return unary(
       call, {},
-      [](xnn_operator_t* op) { return xnn_create_elu_nc_f32(1, 1, 1, 1.f, kYieldWorkers, op); },
+      [](xnn_operator_t* op) { return xnn_create_elu_nc_f32(1, 1, 1, 1.f, kOperatorFlags, op); },
       xnn_setup_elu_nc_f32);
 }
 NativeResult op_leaky_relu(NativeCall& call) {
@@ -135,7 +135,7 @@ NativeResult op_leaky_relu(NativeCall& call) {
   return unary(
       call, {float_bits(a)},
       [a](xnn_operator_t* op) {
-        return xnn_create_leaky_relu_nc_f32(1, 1, 1, a, kYieldWorkers, op);
+        return xnn_create_leaky_relu_nc_f32(1, 1, 1, a, kOperatorFlags, op);
       },
       xnn_setup_leaky_relu_nc_f32);
 }
@@ -180,7 +180,7 @@ NativeResult op_prelu(NativeCall& call) {
   recipe.weights = {alpha.buffer};
   recipe.weight_bytes = cs * sizeof(float);
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_prelu_nc_f32(cs, cs, cs, alpha.values<float>().data(), kYieldWorkers, op);
+    return xnn_create_prelu_nc_f32(cs, cs, cs, alpha.values<float>().data(), kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(call.node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -202,7 +202,7 @@ NativeResult op_softmax(NativeCall& call) {
   OperatorCache::Recipe recipe;
   recipe.params = {c};
   auto create = [cs](xnn_operator_t* op) {
-    return xnn_create_softmax_nc_f32(cs, cs, cs, kYieldWorkers, op);
+    return xnn_create_softmax_nc_f32(cs, cs, cs, kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(call.node, 0, recipe, create);
   if (!op) return std::nullopt;

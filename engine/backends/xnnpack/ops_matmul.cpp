@@ -49,7 +49,7 @@ NativeResult fully_connected(NativeCall& call, bool fused, const char* ta_key, c
     return xnn_create_fully_connected_nc_f32(
         static_cast<std::size_t>(k), static_cast<std::size_t>(n), static_cast<std::size_t>(k),
         static_cast<std::size_t>(n), b.values<float>().data(),
-        ep.bias.empty() ? nullptr : ep.bias.data(), ep.min, ep.max, flags | kYieldWorkers, op);
+        ep.bias.empty() ? nullptr : ep.bias.data(), ep.min, ep.max, flags | kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;

@@ -48,10 +48,10 @@ NativeResult pooling(NativeCall& call, PoolKind kind) {
     if (kind == PoolKind::Max)
       return xnn_create_max_pooling2d_nhwc_f32(
           u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left), u(g->k_h), u(g->k_w),
-          u(g->stride_h), u(g->stride_w), 1, 1, z(c), z(c), z(c), -kInf, kInf, kYieldWorkers, op);
+          u(g->stride_h), u(g->stride_w), 1, 1, z(c), z(c), z(c), -kInf, kInf, kOperatorFlags, op);
     return xnn_create_average_pooling2d_nhwc_f32(
         u(g->pad_top), u(g->pad_right), u(g->pad_bottom), u(g->pad_left), u(g->k_h), u(g->k_w),
-        u(g->stride_h), u(g->stride_w), z(c), z(c), z(c), -kInf, kInf, kYieldWorkers, op);
+        u(g->stride_h), u(g->stride_w), z(c), z(c), z(c), -kInf, kInf, kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -93,7 +93,7 @@ NativeResult op_mean(NativeCall& call) {
   OperatorCache::Recipe recipe;
   recipe.params = {c};
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_global_average_pooling_nwc_f32(z(c), z(c), z(c), -kInf, kInf, kYieldWorkers,
+    return xnn_create_global_average_pooling_nwc_f32(z(c), z(c), z(c), -kInf, kInf, kOperatorFlags,
                                                      op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
@@ -127,7 +127,7 @@ NativeResult op_resize_bilinear(NativeCall& call) {
   OperatorCache::Recipe recipe;
   recipe.params = {c, flags};
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_resize_bilinear2d_nhwc_f32(z(c), z(c), z(c), flags | kYieldWorkers, op);
+    return xnn_create_resize_bilinear2d_nhwc_f32(z(c), z(c), z(c), flags | kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -158,7 +158,7 @@ NativeResult op_depth_to_space(NativeCall& call) {
   OperatorCache::Recipe recipe;
   recipe.params = {b, out_c};
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_depth_to_space_nhwc_x32(z(out_c), z(c), z(out_c), u(b), kYieldWorkers, op);
+    return xnn_create_depth_to_space_nhwc_x32(z(out_c), z(c), z(out_c), u(b), kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;
@@ -201,7 +201,7 @@ NativeResult op_pad(NativeCall& call) {
   OperatorCache::Recipe recipe;
   recipe.params = {static_cast<std::int64_t>(value)};
   auto create = [&](xnn_operator_t* op) {
-    return xnn_create_constant_pad_nd_x32(&value, kYieldWorkers, op);
+    return xnn_create_constant_pad_nd_x32(&value, kOperatorFlags, op);
   };
   xnn_operator_t op = call.cache.get(node, 0, recipe, create);
   if (!op) return std::nullopt;

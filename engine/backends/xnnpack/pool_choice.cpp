@@ -7,10 +7,11 @@ PoolUse pool_use(double work, std::size_t threads) {
 }
 
 bool trial_picks_pool(std::span<const double> calling_ms, std::span<const double> pooled_ms) {
-  if (calling_ms.empty() || calling_ms.size() != pooled_ms.size()) return false;
+  if (calling_ms.size() != pooled_ms.size()) return false;
+  std::size_t wins = 0;
   for (std::size_t k = 0; k < calling_ms.size(); ++k)
-    if (!(pooled_ms[k] <= kTrialMargin * calling_ms[k])) return false;
-  return true;
+    wins += pooled_ms[k] <= kTrialMargin * calling_ms[k] ? 1 : 0;
+  return wins >= kTrialWins;
 }
 
 }  // namespace tfjsi::xnnpack

@@ -229,23 +229,22 @@ void SubgraphRuntimes::build(Entry& e, const graph::Graph& graph, const graph::G
     return;  // a value XNNPACK would not define: the partition runs node by node
   }
   // Little work stays on the calling thread, a lot goes to the pool, and between the two the
-  // first run tries both (pool_choice.h). Workers spin between a runtime's operators and sleep
-  // after its last (XNN_FLAG_YIELD_WORKERS): spinning on through the nodes between partitions
-  // made two threads 2-4x slower than one on a busy machine (blazepose-heavy, load 8-10).
+  // first run tries both (pool_choice.h). Workers spin between a runtime's operators and on
+  // after its last: the backend sends them to sleep at the run's end, or after each piece when
+  // the machine is busy (worker_spin.h).
   const std::size_t threads = pool ? pthreadpool_get_threads_count(pool) : 1;
   const PoolUse use =
       given_up_.count(p.token.get()) ? PoolUse::CallingThread : pool_use(work, threads);
   e.pool = nullptr;
   xnn_runtime_t rt = nullptr, pooled = nullptr;
-  if (xnn_create_runtime_v2(sg, e.pool, XNN_FLAG_YIELD_WORKERS, &rt) != xnn_status_success) return;
+  if (xnn_create_runtime_v2(sg, e.pool, 0, &rt) != xnn_status_success) return;
   e.runtime.reset(rt);
   e.input_ids = std::move(input_ids);
   e.first_scratch = first_scratch;
   const ScratchPlan plan = plan_scratch(scratch);
   e.scratch_offsets = plan.offsets;
   e.scratch_bytes = plan.bytes;
-  if (use == PoolUse::Trial &&
-      xnn_create_runtime_v2(sg, pool, XNN_FLAG_YIELD_WORKERS, &pooled) == xnn_status_success)
+  if (use == PoolUse::Trial && xnn_create_runtime_v2(sg, pool, 0, &pooled) == xnn_status_success)
     e.pooled.reset(pooled);
   else
     ++(e.pool ? stats_.pooled : stats_.single);
@@ -265,6 +264,7 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
     ++stats_.declined;
     return std::nullopt;
   };
+  last_pooled_ = false;
   if (inputs.size() != p.inputs.size() || p.nodes.empty()) return decline();
   std::vector<HostTensor> host;
   for (std::size_t k = 0; k < inputs.size(); ++k) {
@@ -336,6 +336,7 @@ std::optional<std::vector<runtime::TensorView>> SubgraphRuntimes::run(
   const graph::Node& first = graph.nodes[p.nodes.front()];
   xnn_status s = xnn_status_success;
   bool give_up = false;
+  last_pooled_ = e.pooled || e.pool;
   if (e.pooled) {
     // The first run of a partition with enough work: both ways, the faster kept.
     const TrialResult r = run_pool_trial(pool, [&](pthreadpool_t on) {

@@ -67,6 +67,8 @@ class SubgraphRuntimes {
   const SubgraphStats& stats() const { return stats_; }
   void reset_stats() { stats_ = {}; }
   void note_declined() { ++stats_.declined; }  // a run the caller kept from the runtimes
+  // Whether the last partition run() ran used the pool (its runtime's, or a trial's).
+  bool last_pooled() const { return last_pooled_; }
 
  private:
   struct RuntimeDeleter {
@@ -76,7 +78,7 @@ class SubgraphRuntimes {
     std::vector<int> nodes;
     std::vector<graph::TensorRef> outputs;
     std::weak_ptr<const bool> token;  // the partition's (runtime::Partition::token)
-    std::vector<Shape> shapes;  // of the partition's inputs
+    std::vector<Shape> shapes;        // of the partition's inputs
     // Per input: the weight buffer a runtime packed or reads (empty for activations).
     std::vector<std::weak_ptr<const Buffer>> weights;
     std::vector<const std::byte*> weight_ptrs;
@@ -108,6 +110,7 @@ class SubgraphRuntimes {
   // The values inside partitions, during their runs (one partition runs at a time).
   std::vector<float> scratch_;
   SubgraphStats stats_;
+  bool last_pooled_ = false;
 };
 
 }  // namespace tfjsi::xnnpack

@@ -124,13 +124,16 @@ std::optional<std::vector<runtime::TensorView>> XnnpackBackend::run_partition(
                                       it->second->nodes.size() == graph.nodes.size() &&
                                       it->second->nodes[first].name == graph.nodes[first].name)
     shapes = it->second.get();
+  spin_.enter(ctx.pool);
   auto out = runtimes_.run(graph, *shapes, partition, inputs, ctx.pool);
+  if (runtimes_.last_pooled()) spin_.ran_on_pool();
   if (out)
     for (int i : partition.nodes) paths_[&graph.nodes[i]] = Path::Subgraph;
   return out;
 }
 
 void XnnpackBackend::end_run() {
+  spin_.end_run();
   if (runtimes_.size() > 256) runtimes_.prune();
 }
 
@@ -184,6 +187,7 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
   if (!initialized_)
     throw BackendUnavailable("xnnpack backend cannot run node '" + node.name +
                              "': " + availability_.reason);
+  spin_.enter(ctx.pool);
   std::vector<HostTensor> host;
   host.reserve(inputs.size());
   for (const auto& in : inputs) host.push_back(download(in));
@@ -214,6 +218,7 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
   const double work = node_work(node, host);
   const std::size_t threads = ctx.pool ? pthreadpool_get_threads_count(ctx.pool) : 1;
   pthreadpool_t pool = nullptr;
+  bool tried = false;
   if (pool_use(work, threads) == PoolUse::CallingThread) {
     compute(nullptr);
   } else if (auto it = node_pools_.find(&node);
@@ -233,9 +238,13 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
     const TrialResult r = run_pool_trial(ctx.pool, compute);
     node_pools_[&node] = {work, r.pool, PoolGuard{r.calling_ms}};
     ++stats_.node_trials;
+    tried = true;
     if (r.pool) pool = ctx.pool;
   }
   if (pool) ++stats_.pooled_node_runs;
+  // XNNPACK operators and the depthwise kernel leave the workers spinning; cpu kernels let them
+  // sleep after each of their loops (cpu/parallel.h).
+  if ((pool || tried) && path == Path::Xnnpack) spin_.ran_on_pool();
 
   std::vector<runtime::TensorView> views;
   views.reserve(out.size());
@@ -300,12 +309,16 @@ runtime::BackendStats XnnpackBackend::stats() {
   s.runtimes_refused = r.refused;
   s.partition_runs = r.runs;
   s.partition_runs_declined = r.declined;
+  s.node_trials = stats_.node_trials;
+  s.pooled_node_runs = stats_.pooled_node_runs;
+  s.worker_parks = spin_.parks();
   return s;
 }
 
 void XnnpackBackend::reset_stats() {
   stats_ = {};
   runtimes_.reset_stats();
+  spin_.reset_parks();
 }
 
 }  // namespace tfjsi::xnnpack

@@ -15,6 +15,7 @@
 #include "backends/xnnpack/operator_cache.h"
 #include "backends/xnnpack/pool_choice.h"
 #include "backends/xnnpack/subgraph_runtime.h"
+#include "backends/xnnpack/worker_spin.h"
 #include "runtime/backend.h"
 #include "runtime/host_data.h"
 #include "runtime/partition.h"
@@ -95,6 +96,8 @@ class XnnpackBackend final : public runtime::Backend, public runtime::PartitionR
   const XnnStats& xnn_stats() const { return stats_; }
   OperatorCache& cache() { return cache_; }
   const OperatorCache& cache() const { return cache_; }
+  // Whether the pool's workers spin between the pieces of a run (worker_spin.h).
+  const WorkerSpin& worker_spin() const { return spin_; }
   SubgraphRuntimes& runtimes() { return runtimes_; }
   const SubgraphRuntimes& runtimes() const { return runtimes_; }
 
@@ -106,6 +109,7 @@ class XnnpackBackend final : public runtime::Backend, public runtime::PartitionR
   runtime::Availability availability_;
   OperatorCache cache_;
   SubgraphRuntimes runtimes_;
+  WorkerSpin spin_;
   // Per graph with inputs of unknown dims: a copy with them static, for partitions' shapes.
   mutable std::map<const graph::Graph*, std::unique_ptr<graph::Graph>> shaped_;
   XnnStats stats_;
