@@ -24,9 +24,9 @@ namespace fs = std::filesystem;
 using analysis::ReduceConditionKind;
 
 constexpr OptionSpec kOptions[] = {
-    {"until", true},     {"out", true},          {"json"},          {"input", true, true},
-    {"tolerance", true}, {"backend", true},      {"precision", true}, {"threads", true},
-    {"flag", true, true}};
+    {"until", true},       {"out", true},       {"json"},
+    {"input", true, true}, {"tolerance", true}, {"backend", true},
+    {"precision", true},   {"threads", true},   {"flag", true, true}};
 
 analysis::ReduceCondition condition_from(const Args& args) {
   const auto until = args.value("until");
@@ -147,11 +147,11 @@ int reduce_command(std::span<const std::string> argv) {
     std::cout << json_text(j) << '\n';
     return 0;
   }
-  std::cout << "Reduced " << m.bundle.model_json.string() << " until " << condition.text()
-            << " to " << out.string() << "/\n"
+  std::cout << "Reduced " << m.bundle.model_json.string() << " until " << condition.text() << " to "
+            << out.string() << "/\n"
             << "  nodes:   " << r->nodes_before << " -> " << back.graph->nodes.size() << " ("
-            << r->subgraph.inputs.size() << " inputs fed with values recorded on "
-            << r->recorded_on << "), " << r->steps << " steps, " << seconds << " s\n"
+            << r->subgraph.inputs.size() << " inputs fed with values recorded on " << r->recorded_on
+            << "), " << r->steps << " steps, " << seconds << " s\n"
             << "  culprit: " << again->summary(condition) << '\n'
             << "  repro:   cd " << out.string()
             << " && npm install @tensorflow/tfjs@4.22.0 && node repro.js\n";

@@ -28,7 +28,10 @@ class Recorder final : public runtime::Observer {
     runs.assign(g.nodes.size(), 0);
   }
   void run_started() override { started = -1; }
-  void before_kernel(const runtime::KernelEvent& e) override { started = index(e.node); }
+  // A function body's nodes leave it alone: a failure inside one is the calling node's.
+  void before_kernel(const runtime::KernelEvent& e) override {
+    if (const int i = index(e.node); i >= 0) started = i;
+  }
   void after_kernel(runtime::KernelEvent& e) override {
     const int i = index(e.node);
     if (i == started) started = -1;
@@ -289,12 +292,10 @@ std::optional<Recording> record_model(runtime::Engine& engine, const graph::Grap
       opt.reference = c.reference;
       const CompareReport report = compare_backends(engine, graph, inputs, opt);
       for (const auto& b : report.backends) {
-        if (!b.available)
-          throw BackendUnavailable("backend '" + b.name + "': " + b.reason);
+        if (!b.available) throw BackendUnavailable("backend '" + b.name + "': " + b.reason);
         if (!b.run_error.empty())
-          throw ModelError("the run on " + b.name + " fails, so it cannot diverge: " +
-                           b.run_error + " (reduce it with --until error --backend " + b.name +
-                           ")");
+          throw ModelError("the run on " + b.name + " fails, so it cannot diverge: " + b.run_error +
+                           " (reduce it with --until error --backend " + b.name + ")");
       }
       // The first divergent node of the main graph (function bodies cannot be cut into).
       int culprit = -1;
@@ -310,11 +311,13 @@ std::optional<Recording> record_model(runtime::Engine& engine, const graph::Grap
       if (culprit < 0) return std::nullopt;
       use_backend(engine, c.reference, runtime::Precision::Fp32);
       r.recorded_on = c.reference;
-      Recorder rec(graph, [&](int i, const Values&) { return i == culprit; }, true, true);
+      Recorder rec(
+          graph, [&](int i, const Values&) { return i == culprit; }, true, true);
       run_watched(engine, graph, inputs, rec);
       const Values ref = rec.hit_values;
       use_backend(engine, c.backend, c.precision);
-      Recorder test(graph, [&](int i, const Values&) { return i == culprit; }, false, true);
+      Recorder test(
+          graph, [&](int i, const Values&) { return i == culprit; }, false, true);
       run_watched(engine, graph, inputs, test);
       auto f = diverging(graph, culprit, ref, test.hit_values, c.tolerance);
       if (!f) return std::nullopt;  // it diverged only in a later occurrence (a loop)

@@ -137,16 +137,15 @@ main().then((code) => process.exit(code), (e) => {
 
 std::string repro_script(const Reduction& r, const nlohmann::json& files) {
   const ReduceCondition& c = r.condition;
-  nlohmann::json repro = {{"condition", c.kind == ReduceConditionKind::Diverge
-                                            ? std::string("diverge")
-                                            : c.text()},
-                          {"node", r.reduced.node},
-                          {"op", r.reduced.op},
-                          {"output", r.reduced.output},
-                          {"outputs", r.subgraph.outputs},
-                          {"inputs", files.at("inputs")},
-                          {"backend", c.backend},
-                          {"found", r.reduced.summary(c)}};
+  nlohmann::json repro = {
+      {"condition", c.kind == ReduceConditionKind::Diverge ? std::string("diverge") : c.text()},
+      {"node", r.reduced.node},
+      {"op", r.reduced.op},
+      {"output", r.reduced.output},
+      {"outputs", r.subgraph.outputs},
+      {"inputs", files.at("inputs")},
+      {"backend", c.backend},
+      {"found", r.reduced.summary(c)}};
   if (c.kind == ReduceConditionKind::Error) repro["error"] = r.reduced.error;
   if (c.kind == ReduceConditionKind::Diverge) {
     repro["reference_backend"] = c.reference;

@@ -109,8 +109,8 @@ ordered_json SubgraphMaker::node_json(const graph::Node& n) const {
       try {
         attrs[key] = graph::attr_to_json(v);
       } catch (const ModelError& e) {
-        throw ModelError("node '" + n.name + "' (" + n.op + "): attribute '" + key + "': " +
-                         e.what());
+        throw ModelError("node '" + n.name + "' (" + n.op + "): attribute '" + key +
+                         "': " + e.what());
       }
     }
   }
@@ -153,12 +153,11 @@ Subgraph SubgraphMaker::make(const std::vector<int>& keep, int culprit,
     while (ref.output != 0 && (graph_.find(name) >= 0 || taken.count(name))) name += "_";
     taken.insert(name);
     const HostTensor& value = *v[ref.output];
-    placeholders.push_back(
-        {{"name", name},
-         {"op", "Placeholder"},
-         {"attr",
-          {{"dtype", {{"type", graph::tf_type_name(value.dtype)}}},
-           {"shape", {{"shape", graph::shape_to_json({true, value.shape})}}}}}});
+    placeholders.push_back({{"name", name},
+                            {"op", "Placeholder"},
+                            {"attr",
+                             {{"dtype", {{"type", graph::tf_type_name(value.dtype)}}},
+                              {"shape", {{"shape", graph::shape_to_json({true, value.shape})}}}}}});
     s.inputs.push_back({name, value});
     return cut_names.emplace(std::make_pair(ref.node, ref.output), name).first->second;
   };
@@ -166,10 +165,10 @@ Subgraph SubgraphMaker::make(const std::vector<int>& keep, int culprit,
   const auto rewire = [&](const graph::Node& n, ordered_json j) {
     ordered_json ins = ordered_json::array();
     for (const auto& in : n.inputs)
-      ins.push_back(in_subgraph(in.node)
-                        ? graph::tensor_name(nodes[static_cast<std::size_t>(in.node)].name,
-                                             in.output)
-                        : cut_in(in));
+      ins.push_back(
+          in_subgraph(in.node)
+              ? graph::tensor_name(nodes[static_cast<std::size_t>(in.node)].name, in.output)
+              : cut_in(in));
     // Control edges to nodes left out go: what they ordered is not in the model any more.
     for (int c : n.control_inputs)
       if (in_subgraph(c)) ins.push_back("^" + nodes[static_cast<std::size_t>(c)].name);
@@ -189,8 +188,9 @@ Subgraph SubgraphMaker::make(const std::vector<int>& keep, int culprit,
     else if (!node_json_.count(nodes[i].name))  // a lowered Const: its value becomes a weight
       s.weights.push_back({nodes[i].name, nullptr, *nodes[i].value});
   }
-  for (int i : keep) body.push_back(rewire(nodes[static_cast<std::size_t>(i)],
-                                           node_json(nodes[static_cast<std::size_t>(i)])));
+  for (int i : keep)
+    body.push_back(
+        rewire(nodes[static_cast<std::size_t>(i)], node_json(nodes[static_cast<std::size_t>(i)])));
 
   ordered_json topo = ordered_json::object();
   for (auto& p : placeholders) topo["node"].push_back(std::move(p));
@@ -206,14 +206,17 @@ Subgraph SubgraphMaker::make(const std::vector<int>& keep, int culprit,
       if (const model::Weight* w = bundle_.find_weight(n->name); w && seen.insert(n->name).second)
         s.weights.push_back({n->name, w, w->value});
   }
+  // TF.js reads versions.producer of every graph model.
   if (src_topo != model_json_.end() && src_topo->contains("versions"))
     topo["versions"] = (*src_topo)["versions"];
+  else
+    topo["versions"] = ordered_json::object();
 
-  s.model_json = {{"format", "graph-model"},
-                  {"generatedBy", bundle_.generated_by.empty() ? "tfjsi reduce"
-                                                               : bundle_.generated_by},
-                  {"convertedBy", "tfjsi reduce"},
-                  {"modelTopology", std::move(topo)}};
+  s.model_json = {
+      {"format", "graph-model"},
+      {"generatedBy", bundle_.generated_by.empty() ? "tfjsi reduce" : bundle_.generated_by},
+      {"convertedBy", "tfjsi reduce"},
+      {"modelTopology", std::move(topo)}};
   const auto& c = nodes[static_cast<std::size_t>(culprit)];
   const std::size_t outs = c.outputs.empty() ? 1 : c.outputs.size();
   for (std::size_t k = 0; k < outs; ++k)

@@ -65,7 +65,7 @@ class SubgraphMaker {
 
   const model::Bundle& bundle_;
   const graph::Graph& graph_;
-  nlohmann::ordered_json model_json_;  // as written
+  nlohmann::ordered_json model_json_;                                         // as written
   std::unordered_map<std::string, const nlohmann::ordered_json*> node_json_;  // graph models
 };
 
