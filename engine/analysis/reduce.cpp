@@ -64,7 +64,7 @@ class Search {
     std::optional<Finding> f;
     std::optional<Subgraph> s;
     try {
-      s = maker_.make(nodes, rec_.culprit, rec_.values);
+      s = maker_.make(nodes, rec_.values);
       step.nodes = s->nodes;
       const graph::Graph g = s->build();
       f = check_at(engine_, g, s->feeds(), options_.condition, rec_.finding.node);
@@ -118,7 +118,8 @@ std::optional<Reduction> reduce_model(runtime::Engine& engine, const model::Bund
   if (!search.holds(needed, "outputs"))
     throw ModelError("the condition shows at " + culprit_label +
                      " in the whole model but not when only what that node depends on is run "
-                     "(it depends on something else: the order of the run, state?)");
+                     "(the backend computes it otherwise in a smaller graph, or it depends on "
+                     "the order of the run)");
 
   // Inputs, bisected: cut the first `j` of the nodes the culprit depends on, as far as it holds.
   std::vector<int> before(needed.begin(), needed.end());

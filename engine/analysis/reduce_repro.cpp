@@ -2,6 +2,7 @@
 #include <string>
 
 #include "analysis/reduce.h"
+#include "graph/graphdef_export.h"
 
 namespace tfjsi::analysis {
 namespace {
@@ -82,7 +83,7 @@ async function main() {
   console.log(`tfjsi reduce found: ${REPRO.found}`);
   let outs;
   try {
-    outs = [await model.executeAsync(feeds, REPRO.outputs)].flat();
+    outs = [await model.executeAsync(feeds, [REPRO.tensor])].flat();
   } catch (e) {
     if (REPRO.condition !== 'error') throw e;
     console.log(`TF.js (${backend}): running ${label} fails: ${e.message}`);
@@ -95,9 +96,9 @@ async function main() {
     return 1;
   }
   const k = REPRO.output;
-  const values = await outs[k].data();
+  const values = await outs[0].data();
   const s = stats(values);
-  console.log(`TF.js (${backend}): ${label} output ${k}, shape [${outs[k].shape}]: ${describe(s)}`);
+  console.log(`TF.js (${backend}): ${label} output ${k}, shape [${outs[0].shape}]: ${describe(s)}`);
   if (REPRO.condition === 'fp16-overflow') {
     if (s.pastHalf === 0) { console.log('NOT REPRODUCED in TF.js'); return 1; }
     console.log(`REPRODUCED: max |x| ${s.maxAbs} > 65504, the largest half float: stored as fp16 ` +
@@ -142,7 +143,8 @@ std::string repro_script(const Reduction& r, const nlohmann::json& files) {
       {"node", r.reduced.node},
       {"op", r.reduced.op},
       {"output", r.reduced.output},
-      {"outputs", r.subgraph.outputs},
+      // The one output that shows it (TF.js may make fewer outputs of an op than TF declares).
+      {"tensor", graph::tensor_name(r.reduced.node, r.reduced.output)},
       {"inputs", files.at("inputs")},
       {"backend", c.backend},
       {"found", r.reduced.summary(c)}};

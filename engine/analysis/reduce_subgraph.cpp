@@ -118,8 +118,7 @@ ordered_json SubgraphMaker::node_json(const graph::Node& n) const {
   return j;
 }
 
-Subgraph SubgraphMaker::make(const std::vector<int>& keep, int culprit,
-                             const RecordedValues& values) const {
+Subgraph SubgraphMaker::make(const std::vector<int>& keep, const RecordedValues& values) const {
   const auto& nodes = graph_.nodes;
   std::vector<char> kept(nodes.size(), 0), consts(nodes.size(), 0);
   for (int i : keep) kept[static_cast<std::size_t>(i)] = 1;
@@ -217,10 +216,6 @@ Subgraph SubgraphMaker::make(const std::vector<int>& keep, int culprit,
       {"generatedBy", bundle_.generated_by.empty() ? "tfjsi reduce" : bundle_.generated_by},
       {"convertedBy", "tfjsi reduce"},
       {"modelTopology", std::move(topo)}};
-  const auto& c = nodes[static_cast<std::size_t>(culprit)];
-  const std::size_t outs = c.outputs.empty() ? 1 : c.outputs.size();
-  for (std::size_t k = 0; k < outs; ++k)
-    s.outputs.push_back(graph::tensor_name(c.name, static_cast<int>(k)));
   return s;
 }
 

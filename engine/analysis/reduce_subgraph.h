@@ -1,6 +1,7 @@
-// One candidate of `tfjsi reduce` as a graph-model bundle: a set of the model's nodes, the
-// culprit's outputs as the outputs, and every tensor those nodes read from a node left out turned
-// into a Placeholder fed with the value recorded for it. Graph models keep their nodes as
+// One candidate of `tfjsi reduce` as a graph-model bundle: a set of the model's nodes, all of them
+// needed by the culprit (so the culprit is the one node nothing reads: the model's output), and
+// every tensor those nodes read from a node left out turned into a Placeholder fed with the value
+// recorded for it. Graph models keep their nodes as
 // model.json writes them (attributes untouched, weights stored as they were, quantized or not);
 // layers models are written from their lowered graph (graph/graphdef_export.h). The same model is
 // what each reduction step runs (built in memory, as our loader reads it) and what is written.
@@ -37,8 +38,7 @@ struct Subgraph {
   nlohmann::ordered_json model_json;  // without weightsManifest
   std::vector<WeightRef> weights;
   std::vector<Input> inputs;
-  std::vector<std::string> outputs;  // the culprit's outputs ("node", "node:1")
-  int nodes = 0;                     // in modelTopology (functions' bodies not counted)
+  int nodes = 0;  // in modelTopology (functions' bodies not counted)
 
   runtime::NamedTensors feeds() const;
   // The graph our loader makes of it. Throws ModelError as build_graph does.
@@ -52,9 +52,9 @@ class SubgraphMaker {
   SubgraphMaker(const SubgraphMaker&) = delete;
   SubgraphMaker& operator=(const SubgraphMaker&) = delete;
 
-  // `keep`: indices in graph.nodes, ascending, the culprit among them. Throws ModelError when a
-  // tensor to cut at has no recorded value.
-  Subgraph make(const std::vector<int>& keep, int culprit, const RecordedValues& values) const;
+  // `keep`: indices in graph.nodes, ascending: the culprit and nodes it needs. Throws ModelError
+  // when a tensor to cut at has no recorded value.
+  Subgraph make(const std::vector<int>& keep, const RecordedValues& values) const;
 
   // Writes `dir`/model.json and its shards (only the weights `s` uses). Returns the shard bytes.
   std::uint64_t write(const Subgraph& s, const std::filesystem::path& dir) const;
