@@ -97,10 +97,10 @@ int bench_command(std::span<const std::string> argv) {
                       {"peak_tensor_bytes", engine->peak_bytes()}};
   // The backend's counters over the first, warm-up and timed runs, not the FLOP count's below.
   const runtime::BackendStats after_timed = backend.stats();
+  // FLOPs of one run from the shapes it really had (analysis/node_cost.h): a run of its own
+  // after the measured ones, since the counter makes every node its own kernel.
+  analysis::CostCounter cost;
   {
-    // FLOPs of one run from the shapes it really had (analysis/node_cost.h): a run of its own
-    // after the measured ones, since the counter makes every node its own kernel.
-    analysis::CostCounter cost;
     engine->add_observer(&cost);
     executor.run(inputs.tensors);
     engine->remove_observer(&cost);
@@ -146,11 +146,20 @@ int bench_command(std::span<const std::string> argv) {
   }
   if (args.flag("profile")) {
     nlohmann::json ops = nlohmann::json::array();
-    for (const auto& o : profiler.by_op())
-      ops.push_back({{"op", o.op},
-                     {"calls", o.calls / runs},
-                     {"fused", o.fused / runs},
-                     {"ms", o.ms / runs}});
+    for (const auto& o : profiler.by_op()) {
+      nlohmann::json oj = {
+          {"op", o.op}, {"calls", o.calls / runs}, {"fused", o.fused / runs}, {"ms", o.ms / runs}};
+      // The op's FLOPs and bytes a run, from the shapes; GFLOP/s over its own time (a fused
+      // op's work is timed in the kernel before it, which then looks faster than it is).
+      const auto c = cost.by_op().find(o.op);
+      const std::int64_t flops = c == cost.by_op().end() ? 0 : c->second.flops;
+      oj["flops"] = flops;
+      oj["bytes"] = c == cost.by_op().end() ? 0 : c->second.bytes;
+      oj["gflops_per_s"] = o.ms > 0 && flops > 0
+                               ? nlohmann::json(static_cast<double>(flops) / (o.ms / runs * 1e6))
+                               : nlohmann::json(nullptr);
+      ops.push_back(oj);
+    }
     j["profile"] = {{"ops", ops}, {"kernel_ms", profiler.total_ms() / runs}};
     if (gl) {
       // GPU time per op and run from GL timer queries; null when the driver has none.
@@ -203,10 +212,12 @@ int bench_command(std::span<const std::string> argv) {
               << " runs on the pool\n";
   }
   if (j.contains("profile")) {
-    std::cout << "  per op (ms per run):\n";
+    std::cout << "  per op (ms and FLOPs per run):\n";
     for (const auto& o : j["profile"]["ops"]) {
       std::cout << "    " << std::setw(10) << o["ms"].get<double>() << "  " << std::setw(5)
-                << o["calls"].get<int>() << "x  " << o["op"].get<std::string>();
+                << o["calls"].get<int>() << "x  " << std::setw(12)
+                << analysis::format_flops(static_cast<double>(o["flops"].get<std::int64_t>()))
+                << "  " << o["op"].get<std::string>();
       if (const int fused = o["fused"].get<int>())
         std::cout << " (" << (fused == o["calls"].get<int>() ? "all" : std::to_string(fused))
                   << " inside the kernel before them)";

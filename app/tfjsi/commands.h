@@ -15,5 +15,6 @@ int env_command(std::span<const std::string> argv);
 int check_fp16_command(std::span<const std::string> argv);
 int compare_command(std::span<const std::string> argv);
 int quantize_command(std::span<const std::string> argv);
+int reduce_command(std::span<const std::string> argv);
 
 }  // namespace tfjsi::cli

@@ -44,6 +44,17 @@ commands:
                                            keeping recovers it (K best-ranked groups tried,
                                            default 8; T default 0.01), the smallest bundle
                                            within T and the command that writes it
+  reduce   MODEL --until fp16-overflow|nonfinite|diverge:A,B|error --out DIR
+           [--backend B] [--precision fp32|fp16] [--tolerance X] [--input ...] [--json]
+                                           cut the model down to the smallest subgraph whose
+                                           node still shows the condition (outputs cut at it,
+                                           inputs bisected, then node by node; cut tensors fed
+                                           as recorded); DIR gets a graph-model bundle, its
+                                           inputs as .npy and repro.js (TF.js in Node); one
+                                           line per step on stderr; exit 1 if the whole model
+                                           never shows it. B: the backend of nonfinite and
+                                           error (default cpu); --precision: of B (for diverge,
+                                           of its second backend)
   env      [--json] [--flag NAME=VALUE]... backends (available or why not) and flags
   env      --ops [--json]                  every op of TF.js's converter: which backends
                                            run it with their own kernels
@@ -66,6 +77,7 @@ constexpr Command kCommands[] = {
     {"bench", tfjsi::cli::bench_command},     {"memcheck", tfjsi::cli::memcheck_command},
     {"env", tfjsi::cli::env_command},         {"check-fp16", tfjsi::cli::check_fp16_command},
     {"compare", tfjsi::cli::compare_command}, {"quantize", tfjsi::cli::quantize_command},
+    {"reduce", tfjsi::cli::reduce_command},
 };
 
 }  // namespace

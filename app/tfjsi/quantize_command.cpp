@@ -15,6 +15,7 @@
 #include "core/terminal_text.h"
 #include "inputs.h"
 #include "model_arg.h"
+#include "out_dir.h"
 #include "quantize_advise.h"
 #include "safe_output.h"
 
@@ -50,25 +51,6 @@ void check_patterns(const std::vector<std::string>& patterns, const model::Bundl
                      " (a glob on whole weight names, e.g. " +
                      (some.empty() ? std::string("none") : some) + "; see tfjsi info)");
   }
-}
-
-// --out must be a new or empty folder, not the model's own: a bundle written over its input
-// would lose the float32 weights it was made from.
-void prepare_out(const fs::path& out, const model::Bundle& bundle) {
-  std::error_code ec;
-  const auto st = fs::symlink_status(out, ec);
-  if (fs::exists(st)) {
-    if (fs::is_directory(fs::status(out, ec)) && fs::equivalent(out, bundle.dir, ec))
-      throw UsageError("--out " + out.string() +
-                       " is the model's own folder; give a new folder for the quantized bundle");
-    if (!fs::is_directory(st))
-      throw UsageError("--out " + out.string() + " exists and is not a folder");
-    if (!fs::is_empty(out, ec) || ec)
-      throw UsageError("--out " + out.string() +
-                       " exists and is not empty; give a new or empty folder");
-  }
-  fs::create_directories(out, ec);
-  if (ec) throw ModelError(out.string() + ": cannot create the output folder: " + ec.message());
 }
 
 }  // namespace
@@ -112,7 +94,7 @@ int quantize_command(std::span<const std::string> argv) {
   for (const auto& name : q.not_quantizable)
     std::cerr << "tfjsi: warning: weight '" << terminal_safe(name) << "' holds a NaN or an "
               << "infinity, which " << *dtype_arg << " cannot represent: left float32\n";
-  prepare_out(out, m.bundle);
+  prepare_out_dir(out, m.bundle);
   const std::uint64_t written = analysis::write_quantized_bundle(m.bundle, q, out);
 
   // The drift is measured on the bundle as written, read back by our loader (which decodes as

@@ -190,6 +190,9 @@ void CostCounter::after_kernel(runtime::KernelEvent& event) {
   const NodeCost c = node_cost(event.node, in, out);
   flops_ += c.flops;
   bytes_ += c.bytes_read + c.bytes_written;
+  OpCost& op = by_op_[event.node.op];
+  op.flops += c.flops;
+  op.bytes += c.bytes_read + c.bytes_written;
 }
 
 }  // namespace tfjsi::analysis

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -64,13 +65,22 @@ GraphCost graph_cost(const graph::Graph& graph);
 // own output, so the run it watches is not one to time.
 class CostCounter final : public runtime::Observer {
  public:
-  void run_started() override { flops_ = bytes_ = 0; }
+  void run_started() override {
+    flops_ = bytes_ = 0;
+    by_op_.clear();
+  }
   void after_kernel(runtime::KernelEvent& event) override;
   std::int64_t flops() const { return flops_; }
   std::int64_t bytes() const { return bytes_; }  // read and written
+  // The same per op (bench --profile puts them beside each op's time).
+  struct OpCost {
+    std::int64_t flops = 0, bytes = 0;
+  };
+  const std::map<std::string, OpCost, std::less<>>& by_op() const { return by_op_; }
 
  private:
   std::int64_t flops_ = 0, bytes_ = 0;
+  std::map<std::string, OpCost, std::less<>> by_op_;
 };
 
 }  // namespace tfjsi::analysis

@@ -91,6 +91,29 @@ class NodeCostTest : public QObject {
       QCOMPARE(counter.flops(), analysis::graph_cost(g).flops);
     }
   }
+
+  // bench --profile puts the same count beside each op's time: seq_cnn's two Conv2D and two
+  // MatMul nodes by hand, and the ops together make the run's total.
+  void benchProfileCountsPerOp() {
+    const auto r = test::run_tfjsi(
+        {"bench", QString::fromStdString((test::reference_dir() / "layers" / "seq_cnn").string()),
+         "--backend", "cpu", "--runs", "1", "--warmup", "0", "--profile", "--json"},
+        300000);
+    QVERIFY2(!r.crashed && r.exit_code == 0, r.err.constData());
+    const nlohmann::json j = r.json();
+    std::map<std::string, std::int64_t> flops;
+    std::int64_t sum = 0;
+    for (const auto& o : j["profile"]["ops"]) {
+      QVERIFY2(o.contains("flops") && o.contains("bytes") && o.contains("gflops_per_s"),
+               o.dump().c_str());
+      flops[o["op"]] = o["flops"];
+      sum += o["flops"].get<std::int64_t>();
+    }
+    QCOMPARE(flops["Conv2D"],
+             std::int64_t{2 * 17 * 19 * 5 * 3 * 3 * 3 + 2 * 4 * 5 * 7 * 3 * 2 * 5});
+    QCOMPARE(flops["MatMul"], std::int64_t{2 * 84 * 10 + 2 * 10 * 6});
+    QCOMPARE(sum, j["flops"].get<std::int64_t>());
+  }
 };
 
 QTEST_GUILESS_MAIN(NodeCostTest)

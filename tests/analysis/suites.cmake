@@ -11,6 +11,7 @@ tfjsi_add_model_tests(analysis.compare compare_golden_test ${compare_golden_mode
 
 # FLOPs and bytes per node against hand counts on the reference Keras models (issue #23).
 tfjsi_add_suite(node_cost_test ${CMAKE_CURRENT_LIST_DIR}/node_cost_test.cpp)
+add_dependencies(node_cost_test tfjsi)  # bench --profile's FLOPs per op
 
 # tfjsi quantize's maths on hand-worked weights (issue #23).
 tfjsi_add_suite(weight_quantization_test ${CMAKE_CURRENT_LIST_DIR}/weight_quantization_test.cpp)

@@ -30,3 +30,8 @@ tfjsi_add_suite(quantize_test ${CMAKE_CURRENT_LIST_DIR}/quantize_test.cpp)
 add_dependencies(quantize_test tfjsi)
 tfjsi_add_suite(quantize_tfjs_test ${CMAKE_CURRENT_LIST_DIR}/quantize_tfjs_test.cpp)
 add_dependencies(quantize_tfjs_test tfjsi)
+
+# tfjsi reduce (issue #23): each condition on a real model, the reduced bundle re-run by tfjsi
+# and loaded and run by real TF.js 4.22 (its repro.js); exit 1 when the condition never holds.
+tfjsi_add_suite(reduce_test ${CMAKE_CURRENT_LIST_DIR}/reduce_test.cpp)
+add_dependencies(reduce_test tfjsi)

@@ -16,3 +16,6 @@ tfjsi_add_model_tests(precision.compare compare_corpus_test blazeface emotion ir
                       blazepose-lite)
 
 tfjsi_add_suite(compare_perturbed_test ${CMAKE_CURRENT_LIST_DIR}/compare_perturbed_test.cpp)
+
+# tfjsi reduce --until diverge against the same perturbed kernels (issue #23).
+tfjsi_add_suite(reduce_perturbed_test ${CMAKE_CURRENT_LIST_DIR}/reduce_perturbed_test.cpp)
