@@ -63,11 +63,16 @@ bool fma_rounds_once() { return FMA_ROUNDS_ONCE != 0; }
 
 // (a / b, a % b) for 0 <= a < 2^24 and b >= 1 without an integer division, which llvmpipe runs as
 // one scalar division per lane (tens of cycles each; Conv2DBackpropInput spent most of its time
-// in them). The float quotient is off by at most one there (float(a) exact, two roundings of
-// 2^-24 each: an error below 2 / b), which the remainder corrects.
+// in them). float(a) is exact there and GLSL's division is within 2.5 ulp, so the first float
+// quotient is off by a few at most; a second one from the small remainder and one correction
+// make it exact.
 ivec2 divmod(int a, int b) {
-  int q = int(float(a) * (1.0 / float(b)));
+  float inv = 1.0 / float(b);
+  int q = int(float(a) * inv);
   int r = a - q * b;
+  int d = int(floor(float(r) * inv));
+  q += d;
+  r -= d * b;
   if (r < 0) {
     q -= 1;
     r += b;
