@@ -341,7 +341,10 @@ class GlKernelsTest : public QObject {
     const std::vector<Case> cases{{{1, 8, 8, 3}, {3, 3, 3, 5}, {1, 4, 4, 5}, 2, "SAME"},
                                   {{2, 7, 7, 5}, {3, 3, 5, 4}, {2, 5, 5, 4}, 1, "VALID"},
                                   {{1, 9, 9, 2}, {4, 4, 2, 3}, {1, 5, 5, 3}, 2, "SAME"},
-                                  {{1, 6, 5, 6}, {2, 2, 6, 7}, {1, 3, 3, 7}, 2, "SAME"}};
+                                  {{1, 6, 5, 6}, {2, 2, 6, 7}, {1, 3, 3, 7}, 2, "SAME"},
+                                  // A window wider than the stride, which does not divide it:
+                                  // two taps of kh (and kw) for some outputs, one for others.
+                                  {{1, 10, 11, 4}, {5, 5, 4, 3}, {1, 4, 4, 3}, 3, "SAME"}};
     for (const Case& c : cases) {
       Node n = test::make_node("Conv2DBackpropInput", 3);
       n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};

@@ -91,6 +91,14 @@ std::array<std::int64_t, 3> gemm_grid(std::int64_t rows, std::int64_t cols, std:
   return {(rows + 31) / 32 * 8, ((cols + 3) / 4 + 7) / 8 * 8, batch};
 }
 
+// conv_direct.comp and depthwise_direct.comp split their tile index with divmod (common.glsl),
+// exact below 2^24: a larger map (a side past 4096 texels at least) stays on cpu.
+void require_tiles_fit(OpContext& c, std::int64_t tiles) {
+  if (tiles >= (std::int64_t{1} << 24))
+    c.unsupported("an output of " + std::to_string(tiles) +
+                  " pixel tiles, more than the tile index of the gl kernel splits exactly");
+}
+
 // Products with at most this many rows take gemv.comp instead of gemm_tiled.comp.
 constexpr std::int64_t kGemvRows = 4;
 
@@ -200,6 +208,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
     // One row of 64 invocations per group: the slice block (y) is then the same for the group.
     call.local = {64, 1, 1};
     const std::int64_t tiles = w.out_h * ((w.out_w + kConvPixels - 1) / kConvPixels);
+    require_tiles_fit(c, tiles);
     call.grid = {tiles, ((f[3] + 3) / 4 + slices - 1) / slices, x[0]};
     c.dispatch(call);
     return OpContext::result(out, out_shape);
@@ -250,6 +259,7 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
     call.shader = "depthwise_direct.comp";
     call.defines += def("PW", kDepthwisePixels);
     const std::int64_t tiles = w.out_h * ((w.out_w + kDepthwisePixels - 1) / kDepthwisePixels);
+    require_tiles_fit(c, tiles);
     // One row of invocations per group, so that the slice (y) is the group's: 64 of them, fixed,
     // for one program per window (fitted to small grids, they made a program per size for no
     // measurable speed).

@@ -60,3 +60,25 @@ bool fma_rounds_once_measured() {
 // kernel is built with the one path the driver takes. Tested in the kernel instead, both paths
 // were built (measured on llvmpipe: +17-37% build time, a loop in each) and only one ever ran.
 bool fma_rounds_once() { return FMA_ROUNDS_ONCE != 0; }
+
+// (a / b, a % b) for 0 <= a < 2^24 and b >= 1 without an integer division, which llvmpipe runs as
+// one scalar division per lane (tens of cycles each; Conv2DBackpropInput spent most of its time
+// in them). float(a) is exact there and GLSL's division is within 2.5 ulp, so the first float
+// quotient is off by a few at most; a second one from the small remainder and one correction
+// make it exact.
+ivec2 divmod(int a, int b) {
+  float inv = 1.0 / float(b);
+  int q = int(float(a) * inv);
+  int r = a - q * b;
+  int d = int(floor(float(r) * inv));
+  q += d;
+  r -= d * b;
+  if (r < 0) {
+    q -= 1;
+    r += b;
+  } else if (r >= b) {
+    q += 1;
+    r -= b;
+  }
+  return ivec2(q, r);
+}

@@ -21,10 +21,16 @@
 // and the packed filter: skip them, as TF.js never adds those products. The test is a constant
 // there; with more channels it would be a branch in the loop, which costs llvmpipe more than the
 // products it saves.
+// The input's slices, a constant with few lanes (one slice): the loop over them is then unrolled
+// with the window's, and the taps run as straight code (a loop of unknown length inside each
+// tap cost llvmpipe a masked copy of every accumulator per tap; the stems of blazeface, movenet
+// and selfie).
 #if IN0_FEW_LANES
 #define LANE_LIVE(j) ((j) < IN0_FEW_LANES)
+#define IN_SLICES 1
 #else
 #define LANE_LIVE(j) true
+#define IN_SLICES IN0_C4
 #endif
 
 #define TAPS(MAD)                                                                   \
@@ -32,8 +38,8 @@
     int ih = oh * SH - PAD_T + kh * DH;                                             \
     if (ih < 0 || ih >= IN0_H) continue;                                            \
     for (int kw = 0; kw < KW; ++kw) {                                               \
-      int base = (kh * KW + kw) * IN0_C4 * 4;                                       \
-      for (int c4 = 0; c4 < IN0_C4; ++c4) {                                         \
+      int base = (kh * KW + kw) * IN_SLICES * 4;                                    \
+      for (int c4 = 0; c4 < IN_SLICES; ++c4) {                                      \
         vec4 x[PW];                                                                 \
         for (int p = 0; p < PW; ++p) {                                              \
           int iw = (ow0 + p) * SW - PAD_L + kw * DW;                                \
@@ -54,7 +60,8 @@
 void main() {
   int t = global_id().x;
   if (t >= OUT_H * OWT) return;
-  int oh = t / OWT, ow0 = (t - oh * OWT) * PW;
+  ivec2 tile = divmod(t, OWT);  // the grid stays below 2^24 tiles (ops_conv.cpp)
+  int oh = tile.x, ow0 = tile.y * PW;
   int s0 = group_id().y * PS, n = group_id().z;
   precise vec4 acc[PW * PS];
   for (int i = 0; i < PW * PS; ++i) acc[i] = vec4(0.0);

@@ -1,19 +1,17 @@
 // Conv2DBackpropInput: dx[n, h, w, ci] = sum over (kh, kw, co) of dy[n, oh, ow, co] *
 // f[kh, kw, ci, co] where oh * SH = h + PAD_T - kh (same for w). in0 = dy, in1 = filter
 // [KH][KW][CI][CO]. The window and the shapes are uniforms.
+// Only the taps with kh = (h + PAD_T) mod SH + i * SH (oh = (h + PAD_T) / SH - i) add anything:
+// the loops visit those alone, in increasing kh and kw as a loop over every tap would, with one
+// divmod per output (no integer division per tap: llvmpipe divides lane by lane).
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
   vec4 acc = vec4(0.0);
-  for (int kh = 0; kh < KH; ++kh) {
-    int th = h + PAD_T - kh;
-    if (th < 0 || th - (th / SH) * SH != 0) continue;
-    int oh = th / SH;
+  ivec2 qh = divmod(h + PAD_T, SH), qw = divmod(w + PAD_L, SW);
+  for (int kh = qh.y, oh = qh.x; kh < KH && oh >= 0; kh += SH, --oh) {
     if (oh >= IN0_H) continue;
-    for (int kw = 0; kw < KW; ++kw) {
-      int tw = w + PAD_L - kw;
-      if (tw < 0 || tw - (tw / SW) * SW != 0) continue;
-      int ow = tw / SW;
+    for (int kw = qw.y, ow = qw.x; kw < KW && ow >= 0; kw += SW, --ow) {
       if (ow >= IN0_W) continue;
       for (int cs = 0; cs < IN0_C4; ++cs) {
         vec4 dy = load_in0(n, oh, ow, cs);

@@ -37,7 +37,8 @@
 void main() {
   int t = global_id().x;
   if (t >= OUT_H * OWT) return;
-  int oh = t / OWT, ow0 = (t - oh * OWT) * PW;
+  ivec2 tile = divmod(t, OWT);  // the grid stays below 2^24 tiles (ops_conv.cpp)
+  int oh = tile.x, ow0 = tile.y * PW;
   int s = group_id().y, n = group_id().z;
   int iw0 = ow0 * SW - PAD_L;
   precise vec4 acc[PW];
