@@ -2,6 +2,10 @@
 // QOpenGLWidget. Pan (drag), zoom (wheel, around the cursor), fit (F), select (click), find
 // (Ctrl+F, Enter for the next match), move along edges (arrow keys), name scopes as groups that
 // open and close (double-click), Const nodes hidden unless asked for.
+// One class in files by job: graph_view.cpp (state, layout, selection and find),
+// graph_view_input.cpp (pointer and keys), graph_view_draw.cpp (the canvas),
+// graph_view_overlays.cpp (toolbar, legend, status line); export goes through graph_png.h and
+// svg_export.h. Its own colours are graph_palette.h's.
 #pragma once
 
 #include <QRectF>

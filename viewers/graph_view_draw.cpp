@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "graph_palette.h"
 #include "graph_style.h"
 #include "graph_view.h"
 #include "op_family.h"
@@ -29,7 +30,7 @@ void GraphView::draw_canvas() {
     const char* msg = "Open a model: File > Open, drop a model.json here, or pass a path.";
     ImVec2 sz = ImGui::CalcTextSize(msg);
     dl->AddText(ImVec2((static_cast<float>(width()) - sz.x) / 2, static_cast<float>(height()) / 2),
-                IM_COL32(90, 96, 104, 255), msg);
+                palette::kInkMuted, msg);
     return;
   }
   if (!layout_ || !scene_) return;
@@ -60,14 +61,13 @@ void GraphView::draw_canvas() {
   for (std::size_t c = 0; c < layout_->clusters.size(); ++c) {
     const RectF& r = layout_->clusters[c];
     if (!r.overlaps(view)) continue;
-    dl->AddRectFilled(sv({r.x0, r.y0}), sv({r.x1, r.y1}), IM_COL32(40, 60, 90, 12),
-                      tiny ? 0 : 6 * z);
-    dl->AddRect(sv({r.x0, r.y0}), sv({r.x1, r.y1}), IM_COL32(150, 160, 176, 255), tiny ? 0 : 6 * z);
+    dl->AddRectFilled(sv({r.x0, r.y0}), sv({r.x1, r.y1}), palette::kClusterFill, tiny ? 0 : 6 * z);
+    dl->AddRect(sv({r.x0, r.y0}), sv({r.x1, r.y1}), palette::kClusterFrame, tiny ? 0 : 6 * z);
     const auto& label = scene_->clusters[c].label;
     if (cluster_text) {
       std::snprintf(buf, sizeof buf, "- %s", label.c_str());
-      dl->AddText(bold_font(), kClusterText * z, sv({r.x0 + 6, r.y0 + 3}),
-                  IM_COL32(80, 90, 104, 255), buf);
+      dl->AddText(bold_font(), kClusterText * z, sv({r.x0 + 6, r.y0 + 3}), palette::kClusterTitle,
+                  buf);
     } else {
       const int g = scene_->clusters[c].group;
       labels_.push_back({static_cast<float>(tree_->groups()[static_cast<size_t>(g)].total_nodes),
@@ -76,8 +76,8 @@ void GraphView::draw_canvas() {
   }
 
   // Edges.
-  const ImU32 edge_col = IM_COL32(110, 118, 130, 255);
-  const ImU32 edge_sel = IM_COL32(224, 58, 30, 255);
+  const ImU32 edge_col = palette::kEdge;
+  const ImU32 edge_sel = palette::kSelected;
   const int sel = selected_item();
   const float thick = std::clamp(1.2f * z, 0.8f, 2.5f);
   for (std::size_t e = 0; e < layout_->edges.size(); ++e) {
@@ -110,8 +110,8 @@ void GraphView::draw_canvas() {
     // Shape labels where the layout found them room (one per tensor, none over a box).
     if (kEdgeLabelSize * z >= kMinTextPx && e < layout_->edge_labels.size() &&
         layout_->edge_labels[e])
-      dl->AddText(font(), kEdgeLabelSize * z, sv(*layout_->edge_labels[e]),
-                  IM_COL32(84, 94, 108, 255), se.label.c_str());
+      dl->AddText(font(), kEdgeLabelSize * z, sv(*layout_->edge_labels[e]), palette::kEdgeLabel,
+                  se.label.c_str());
   }
 
   // Boxes.
@@ -148,9 +148,9 @@ void GraphView::draw_canvas() {
                        static_cast<size_t>(it.index) < match_of_node_.size() &&
                        match_of_node_[static_cast<size_t>(it.index)];
     if (static_cast<int>(i) == sel) {
-      dl->AddRect(a, b, IM_COL32(224, 58, 30, 255), round, 0, std::max(2.0f, 3 * z));
+      dl->AddRect(a, b, palette::kSelected, round, 0, std::max(2.0f, 3 * z));
     } else if (match) {
-      dl->AddRect(a, b, IM_COL32(240, 180, 0, 255), round, 0, std::max(2.0f, 3 * z));
+      dl->AddRect(a, b, palette::kFindMatch, round, 0, std::max(2.0f, 3 * z));
     } else if (!tiny || it.is_group) {
       dl->AddRect(a, b, darker(main_color, static_cast<int>(i) == hovered ? 0.35f : 0.6f), round, 0,
                   it.is_group ? 2.0f : 1.0f);
@@ -183,12 +183,11 @@ void GraphView::draw_canvas() {
     ImVec2 t1 = bold_font()->CalcTextSizeA(kTitleSize * z, FLT_MAX, 0, title);
     dl->AddText(bold_font(), kTitleSize * z,
                 ImVec2(cx - t1.x / 2, subtitles ? a.y + 4 * z : (a.y + b.y - t1.y) / 2),
-                dark ? IM_COL32(250, 250, 250, 255) : IM_COL32(28, 32, 38, 255), title);
+                dark ? palette::kInkOnDark : palette::kInk, title);
     if (!subtitles) continue;
     ImVec2 t2 = font()->CalcTextSizeA(kSubtitleSize * z, FLT_MAX, 0, it.subtitle.c_str());
     dl->AddText(font(), kSubtitleSize * z, ImVec2(cx - t2.x / 2, a.y + 21 * z),
-                dark ? IM_COL32(235, 235, 235, 255) : IM_COL32(56, 62, 72, 255),
-                it.subtitle.c_str());
+                dark ? palette::kInkOnDarkSubtitle : palette::kInkSubtitle, it.subtitle.c_str());
   }
   draw_group_labels(dl);
 
@@ -270,9 +269,9 @@ void GraphView::draw_group_labels(ImDrawList* dl) {
       continue;
     placed_.push_back(r);
     dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1),
-                      l.is_item ? IM_COL32(255, 255, 255, 225) : IM_COL32(248, 249, 251, 215), 3);
+                      l.is_item ? palette::kItemLabelHalo : palette::kGroupLabelHalo, 3);
     dl->AddText(bold_font(), size, ImVec2(r.x0 + 3, r.y0 + 1),
-                l.is_item ? IM_COL32(28, 32, 38, 255) : IM_COL32(70, 80, 96, 255), text->c_str());
+                l.is_item ? palette::kInk : palette::kGroupLabelInk, text->c_str());
   }
   draw_far_node_labels(dl);
 }
@@ -297,10 +296,10 @@ void GraphView::draw_far_node_labels(ImDrawList* dl) {
     std::uint32_t fill = it.color;
     if (static_cast<size_t>(i) < fills_.size() && !fills_[static_cast<size_t>(i)].empty())
       fill = fills_[static_cast<size_t>(i)].front().color;
-    ImU32 ink = luminance(fill) < 0.45f ? IM_COL32(250, 250, 250, 255) : IM_COL32(28, 32, 38, 255);
+    ImU32 ink = luminance(fill) < 0.45f ? palette::kInkOnDark : palette::kInk;
     if (!inside) {
-      dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), IM_COL32(255, 255, 255, 215), 3);
-      ink = IM_COL32(28, 32, 38, 255);
+      dl->AddRectFilled(ImVec2(r.x0, r.y0), ImVec2(r.x1, r.y1), palette::kFarLabelHalo, 3);
+      ink = palette::kInk;
     }
     dl->AddText(bold_font(), size, ImVec2(cx - ts.x / 2, cy - ts.y / 2), ink, text.c_str());
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "graph_palette.h"
 #include "graph_style.h"
 #include "graph_view.h"
 #include "op_family.h"
@@ -26,9 +27,9 @@ void GraphView::draw_toolbar() {
   ImVec2 p = ImGui::GetCursorScreenPos();
   const float fh = ImGui::GetFrameHeight();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + field_w, p.y + fh), IM_COL32(255, 255, 255, 255), 3);
+  dl->AddRectFilled(p, ImVec2(p.x + field_w, p.y + fh), palette::kFieldFill, 3);
   dl->AddRect(p, ImVec2(p.x + field_w, p.y + fh),
-              find_active_ ? IM_COL32(66, 150, 250, 255) : IM_COL32(170, 176, 186, 255), 3, 0,
+              find_active_ ? palette::kFieldFrameActive : palette::kFieldFrame, 3, 0,
               find_active_ ? 2.0f : 1.0f);
   if (ImGui::InvisibleButton("##find", ImVec2(field_w, fh))) open_find();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Find a node by name or op (Ctrl+F)");
@@ -36,15 +37,15 @@ void GraphView::draw_toolbar() {
   const bool blink = find_active_;
   dl->PushClipRect(p, ImVec2(p.x + field_w, p.y + fh), true);
   if (shown.empty() && !find_active_) {
-    dl->AddText(ImVec2(p.x + 6, p.y + 3), IM_COL32(150, 150, 150, 255),
+    dl->AddText(ImVec2(p.x + 6, p.y + 3), palette::kFieldPlaceholder,
                 narrow ? "Find (Ctrl+F)" : "Find name or op (Ctrl+F)");
   } else {
     ImVec2 ts = ImGui::CalcTextSize(shown.c_str());
     float x = p.x + 6 + std::min(0.0f, field_w - 14 - ts.x);  // keep the caret in view
-    dl->AddText(ImVec2(x, p.y + 3), IM_COL32(20, 20, 20, 255), shown.c_str());
+    dl->AddText(ImVec2(x, p.y + 3), palette::kInkField, shown.c_str());
     if (blink)
       dl->AddLine(ImVec2(x + ts.x + 1, p.y + 3), ImVec2(x + ts.x + 1, p.y + fh - 3),
-                  IM_COL32(20, 20, 20, 255));
+                  palette::kInkField);
   }
   dl->PopClipRect();
   ImGui::SameLine();
@@ -68,7 +69,8 @@ void GraphView::draw_toolbar() {
   if (ImGui::Button(narrow ? "Collapse###collapse" : "Collapse all###collapse")) collapse_all();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Close every group");
   ImGui::SameLine();
-  if (outstanding_ > 0) ImGui::TextColored(ImVec4(0.75f, 0.35f, 0.05f, 1), "laying out...");
+  if (outstanding_ > 0)
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBusyInk), "laying out...");
   ImVec2 wp = ImGui::GetWindowPos(), ws = ImGui::GetWindowSize();
   overlay_rects_.push_back({wp.x, wp.y, wp.x + ws.x, wp.y + ws.y});
   ImGui::End();
@@ -89,8 +91,8 @@ void GraphView::draw_status() {
   ImVec2 at(static_cast<float>(width()) - sz.x - 10, static_cast<float>(height()) - sz.y - 8);
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   dl->AddRectFilled(ImVec2(at.x - 6, at.y - 3), ImVec2(at.x + sz.x + 6, at.y + sz.y + 3),
-                    IM_COL32(255, 255, 255, 220), 3);
-  dl->AddText(at, IM_COL32(90, 96, 104, 255), buf);
+                    palette::kStatusFill, 3);
+  dl->AddText(at, palette::kInkMuted, buf);
   if (!layout_->notes.empty()) {
     // A group too big for dot: say why its layout looks plainer.
     std::snprintf(buf, sizeof buf, "%s%s", layout_->notes.front().c_str(),
@@ -98,8 +100,8 @@ void GraphView::draw_status() {
     ImVec2 nsz = ImGui::CalcTextSize(buf);
     ImVec2 nat(static_cast<float>(width()) - nsz.x - 10, at.y - nsz.y - 10);
     dl->AddRectFilled(ImVec2(nat.x - 6, nat.y - 3), ImVec2(nat.x + nsz.x + 6, nat.y + nsz.y + 3),
-                      IM_COL32(255, 243, 214, 235), 3);
-    dl->AddText(nat, IM_COL32(140, 80, 10, 255), buf);
+                      palette::kNoteFill, 3);
+    dl->AddText(nat, palette::kNoteInk, buf);
   }
 }
 
@@ -247,12 +249,12 @@ void GraphView::draw_value_legend() {
     dl->AddRectFilled(ImVec2(x0, p.y), ImVec2(x1, p.y + h),
                       NodeColouring::scale_color((static_cast<float>(k) + 0.5f) / kSteps));
   }
-  dl->AddRect(p, ImVec2(p.x + w, p.y + h), IM_COL32(120, 120, 120, 255));
+  dl->AddRect(p, ImVec2(p.x + w, p.y + h), palette::kScaleFrame);
   if (c.mark()) {  // a tick through the bar, pointed at from above
     const float x = p.x + w * c.mark()->position;
-    dl->AddLine(ImVec2(x, p.y - 3), ImVec2(x, p.y + h + 3), IM_COL32(20, 20, 20, 255), 2.0f);
+    dl->AddLine(ImVec2(x, p.y - 3), ImVec2(x, p.y + h + 3), palette::kInkField, 2.0f);
     dl->AddTriangleFilled(ImVec2(x - 4, p.y - 7), ImVec2(x + 4, p.y - 7), ImVec2(x, p.y - 2),
-                          IM_COL32(20, 20, 20, 255));
+                          palette::kInkField);
   }
   ImGui::Dummy(ImVec2(w, h));
   ImGui::Text(c.floored() ? "<=%.3g" : "%.3g", c.min_value());

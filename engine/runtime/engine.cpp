@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "backends/cpu/cpu_backend.h"
+#include "backends/all_backends.h"
 #include "core/error.h"
 
 namespace tfjsi::runtime {
@@ -55,9 +55,9 @@ Engine::Engine() {
   flags_.define("loop_iteration_limit", std::int64_t{10'000'000},
                 "iterations after which a while loop (TF1 or TF2) that has not ended is refused "
                 "as a bad model");
-  auto cpu = std::make_unique<cpu::CpuBackend>();
-  cpu_ = cpu.get();
-  add_backend(std::move(cpu));
+  auto reference = backends::make_reference_backend();
+  reference_ = reference.get();
+  add_backend(std::move(reference));
 }
 
 Engine::~Engine() {
@@ -88,10 +88,6 @@ Backend* Engine::find_backend(std::string_view name) {
   return nullptr;
 }
 
-cpu::CpuBackend& Engine::cpu() {
-  return *cpu_;
-}
-
 void Engine::open_model(const model::Bundle& bundle) {
   for (auto& b : backends_) b->model_opened(bundle);
 }
@@ -108,7 +104,7 @@ void Engine::set_backend(std::string_view name) {
     for (auto& b : backends_)
       if ((!best || b->priority() > best->priority()) && b->availability().available)
         best = b.get();
-    active_ = best ? best : cpu_;
+    active_ = best ? best : reference_;
     return;
   }
   Backend* b = find_backend(name);
@@ -213,7 +209,8 @@ void Engine::release_data(std::uint64_t id) {
 }
 
 Tensor Engine::make_tensor(const HostTensor& host, std::string creator) {
-  return adopt(*cpu_, TensorView{cpu_->upload(host), host.dtype, host.shape}, std::move(creator));
+  return adopt(*reference_, TensorView{reference_->upload(host), host.dtype, host.shape},
+               std::move(creator));
 }
 
 Tensor Engine::adopt(Backend& backend, const TensorView& view, std::string creator) {
@@ -251,7 +248,7 @@ HostTensor Engine::read(const Tensor& t) {
   const DataRecord& d = data_.at(r.data);
   const Copy* from = &d.copies.front();
   for (const auto& c : d.copies)
-    if (c.backend == cpu_) from = &c;
+    if (c.backend == reference_) from = &c;
   return from->backend->download({from->data, r.dtype, r.shape});
 }
 

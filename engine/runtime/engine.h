@@ -21,10 +21,6 @@
 #include "runtime/observer.h"
 #include "runtime/tensor.h"
 
-namespace tfjsi::cpu {
-class CpuBackend;
-}
-
 namespace tfjsi::runtime {
 
 struct MemoryUse {
@@ -65,7 +61,8 @@ struct BackendInfo {
 
 class Engine {
  public:
-  // Registers the cpu backend; flags: prod, debug, threads (0 = one per hardware thread).
+  // Registers the reference backend (cpu, which the registration list makes:
+  // backends/all_backends.h); flags: prod, debug, threads (0 = one per hardware thread).
   Engine();
   ~Engine();
   Engine(const Engine&) = delete;
@@ -76,7 +73,9 @@ class Engine {
   std::vector<BackendInfo> backends();
   // nullptr when no backend has that name.
   Backend* find_backend(std::string_view name);
-  cpu::CpuBackend& cpu();
+  // The backend every node can fall back to (cpu): the one the plan gives what the active
+  // backend does not support, and the one host data lives on.
+  Backend& reference_backend() { return *reference_; }
   // Tells every backend which model runs next (Backend::model_opened). Call it after loading.
   void open_model(const model::Bundle& bundle);
   // Device objects alive now, over every backend.
@@ -181,7 +180,7 @@ class Engine {
 
   Flags flags_;
   std::vector<std::unique_ptr<Backend>> backends_;
-  cpu::CpuBackend* cpu_ = nullptr;
+  Backend* reference_ = nullptr;
   Backend* active_ = nullptr;
 
   std::unordered_map<TensorId, TensorRecord> tensors_;

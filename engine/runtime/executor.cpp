@@ -152,7 +152,7 @@ std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
     // The active backend went away during the run (a lost GL context took its tensors with it):
     // once it says so, the run starts again, and plan() puts every node on cpu.
     Backend& b = engine_.backend();
-    if (&b == engine_.find_backend("cpu") || b.availability().available) throw;
+    if (&b == &engine_.reference_backend() || b.availability().available) throw;
     engine_.log("WARNING: backend '" + std::string(b.name()) + "' failed during the run (" +
                 e.what() + "); the run starts again on cpu");
   }

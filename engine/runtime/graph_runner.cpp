@@ -452,7 +452,7 @@ class Run {
     // backend that went away entirely (BackendUnavailable: a lost GL context) ends the run,
     // which Executor::run starts again.
     Backend& b = *pn.backend;
-    Backend& cpu = *e_.find_backend("cpu");
+    Backend& cpu = e_.reference_backend();
     std::pair<std::string, int> key{std::string(b.name()), i};
     if (&b == &cpu || !r_.faulted.count(key)) {
       auto fall_back = [&](const std::exception& e) {
@@ -664,7 +664,7 @@ const Plan& GraphRunner::plan(const std::vector<graph::TensorRef>& outputs) {
   // A backend that became unavailable after it was chosen (a lost GL context) hands every node
   // to cpu.
   std::string gone;
-  if (Backend* cpu = engine.find_backend("cpu"); chosen != cpu) {
+  if (Backend* cpu = &engine.reference_backend(); chosen != cpu) {
     if (const Availability a = chosen->availability(); !a.available) {
       gone = "backend '" + std::string(chosen->name()) + "' is unavailable (" + a.reason +
              "); every node runs on cpu";

@@ -25,7 +25,7 @@ std::vector<OpSupport> op_support(Engine& engine) {
   }
   const auto* cpu = [&]() -> const std::set<std::string, std::less<>>* {
     for (const auto& [name, ops] : lists)
-      if (name == "cpu") return &ops;
+      if (name == engine.reference_backend().name()) return &ops;
     return nullptr;
   }();
 

@@ -101,7 +101,7 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
   for (const auto& in : graph.inputs)
     if (in.ref.node >= 0 && in.ref.node < n) fed[in.ref.node] = 1;
   std::map<std::string, std::vector<std::string>> unsupported;  // op -> nodes
-  Backend& cpu = *engine.find_backend("cpu");
+  Backend& cpu = engine.reference_backend();
   for (int i = 0; i < n; ++i) {
     PlanNode& p = plan.nodes[i];
     if (!p.needed) continue;

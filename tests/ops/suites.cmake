@@ -7,6 +7,9 @@ set_target_properties(ops_attr_test PROPERTIES AUTOMOC ON)
 # ops/op_def.h: every op a backend runs is known to the op layer once, with its family.
 tfjsi_add_suite(ops_list_test ${CMAKE_CURRENT_LIST_DIR}/op_list_test.cpp)
 set_target_properties(ops_list_test PROPERTIES AUTOMOC ON)
+# ops/fusion.h: fused nodes' epilogue, read once for every backend, and the fusion rules.
+tfjsi_add_suite(ops_fusion_test ${CMAKE_CURRENT_LIST_DIR}/fusion_test.cpp)
+set_target_properties(ops_fusion_test PROPERTIES AUTOMOC ON)
 
 # The op conformance suite (issue #26): every case of tests/ops/gen (a graph around one op of
 # TF.js's converter, with real TF.js's outputs; tests/ops/make-ops.sh makes them into

@@ -119,11 +119,12 @@ class ComparePerturbedTest : public QObject {
     const Corpus c = blazeface();
     runtime::Engine engine;
     engine.add_backend(gl::make_gl_backend());
-    engine.cpu().override_kernel("MaxPool", [](const cpu::KernelContext& ctx) {
-      auto out = cpu::find_kernel("MaxPool")(ctx);
-      for (float& v : out.at(0).mutable_values<float>()) v = v * 1.25f + 0.5f;
-      return out;
-    });
+    static_cast<cpu::CpuBackend&>(engine.reference_backend())
+        .override_kernel("MaxPool", [](const cpu::KernelContext& ctx) {
+          auto out = cpu::find_kernel("MaxPool")(ctx);
+          for (float& v : out.at(0).mutable_values<float>()) v = v * 1.25f + 0.5f;
+          return out;
+        });
     analysis::CompareOptions opt;
     opt.backends = {"gl"};
     const auto r = analysis::compare_backends(engine, c.graph, c.inputs, opt);
@@ -145,11 +146,12 @@ class ComparePerturbedTest : public QObject {
     const Corpus c = blazeface();
     runtime::Engine engine;
     engine.add_backend(gl::make_gl_backend());
-    engine.cpu().override_kernel("MaxPool", [](const cpu::KernelContext& ctx) {
-      auto out = cpu::find_kernel("MaxPool")(ctx);
-      for (float& v : out.at(0).mutable_values<float>()) v = v * 1.25f + 0.5f;
-      return out;
-    });
+    static_cast<cpu::CpuBackend&>(engine.reference_backend())
+        .override_kernel("MaxPool", [](const cpu::KernelContext& ctx) {
+          auto out = cpu::find_kernel("MaxPool")(ctx);
+          for (float& v : out.at(0).mutable_values<float>()) v = v * 1.25f + 0.5f;
+          return out;
+        });
     analysis::CompareOptions opt;
     opt.backends = {"cpu", "gl"};  // the reference in the list is skipped
     opt.reference = "gl";

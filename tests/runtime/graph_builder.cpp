@@ -148,12 +148,13 @@ std::vector<HostTensor> relu(const cpu::KernelContext& ctx) {
 }  // namespace
 
 void add_test_kernels(runtime::Engine& engine) {
-  auto& cpu = engine.cpu();
-  cpu.override_kernel("T_Add", binary<BinOp::Add>);
-  cpu.override_kernel("T_Mul", binary<BinOp::Mul>);
-  cpu.override_kernel("T_Less", binary<BinOp::Less>);
-  cpu.override_kernel("T_Double", double_it);
-  cpu.override_kernel("T_Relu", relu);
+  // The reference backend is cpu in every build (backends/all_backends.h).
+  auto& reference = static_cast<cpu::CpuBackend&>(engine.reference_backend());
+  reference.override_kernel("T_Add", binary<BinOp::Add>);
+  reference.override_kernel("T_Mul", binary<BinOp::Mul>);
+  reference.override_kernel("T_Less", binary<BinOp::Less>);
+  reference.override_kernel("T_Double", double_it);
+  reference.override_kernel("T_Relu", relu);
 }
 
 }  // namespace tfjsi::test

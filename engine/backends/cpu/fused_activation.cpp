@@ -1,12 +1,7 @@
 #include "backends/cpu/fused_activation.h"
 
-#include <algorithm>
-#include <cctype>
-#include <string>
-
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/simd.h"
-#include "ops/attr.h"
 
 namespace tfjsi::cpu {
 
@@ -68,57 +63,12 @@ void Epilogue::apply(float* out, std::int64_t c0, std::int64_t n) const {
   }
 }
 
-namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-}  // namespace
-
 FusedOps::FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_shape) {
   const graph::Node& node = ctx.node;
-  const ops::Strings fused = ops::attr<ops::Strings>(node, "fused_ops", {});
-  const std::int64_t num_args =
-      ops::attr<std::int64_t>(node, "num_args", static_cast<std::int64_t>(ctx.inputs.size()) - 2);
-  if (num_args < 0 || static_cast<std::size_t>(num_args) + 2 != ctx.inputs.size())
-    nn::fail(node, "num_args is " + std::to_string(num_args) + " but the node has " +
-                       std::to_string(ctx.inputs.size()) + " inputs");
-  // TF.js reads fused_ops as [extra op, activation]; it supports BiasAdd and no FusedBatchNorm.
-  if (fused.size() > 2) nn::fail(node, "fused_ops lists more than two ops");
-  if (fused.empty()) {
-    if (num_args != 0) nn::fail(node, "extra inputs given but fused_ops is empty");
-    return;
-  }
-  if (lower(fused[0]) == "fusedbatchnorm")
-    nn::fail(node, "fused FusedBatchNorm is not supported (TF.js does not support it either)");
-  if (lower(fused[0]) != "biasadd")
-    nn::fail(node, "fused op '" + fused[0] + "' is not supported (expected BiasAdd first)");
-  const std::string act = fused.size() > 1 ? lower(fused[1]) : "";
-  if (act.empty())
-    act_ = Activation::None;
-  else if (act == "relu")
-    act_ = Activation::Relu;
-  else if (act == "relu6")
-    act_ = Activation::Relu6;
-  else if (act == "elu")
-    act_ = Activation::Elu;
-  else if (act == "leakyrelu")
-    act_ = Activation::LeakyRelu;
-  else if (act == "prelu")
-    act_ = Activation::Prelu;
-  else if (act == "sigmoid")
-    act_ = Activation::Sigmoid;
-  else
-    nn::fail(node, "fused activation '" + fused[1] + "' is not supported");
-  const std::int64_t want_args = act_ == Activation::Prelu ? 2 : 1;
-  if (num_args != want_args)
-    nn::fail(node, "fused BiasAdd" + std::string(act_ == Activation::Prelu ? " and Prelu" : "") +
-                       " needs " + std::to_string(want_args) + " extra inputs, got " +
-                       std::to_string(num_args));
-  leaky_alpha_ = ops::attr<float>(node, "leakyrelu_alpha", 0.2f);
+  const ops::FusedEpilogue e = ops::fused_epilogue(node, ctx.inputs.size());
+  if (!e.bias) return;
+  act_ = e.activation;
+  leaky_alpha_ = e.leaky_alpha;
 
   const std::int64_t channels = out_shape.empty() ? 1 : out_shape.back();
   auto read = [&](std::size_t input, const char* what) {
@@ -128,8 +78,8 @@ FusedOps::FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_s
     if (static_cast<std::int64_t>(v.size()) != channels) per_channel_ = false;
     return v;
   };
-  bias_ = read(2, "bias");
-  if (act_ == Activation::Prelu) alpha_ = read(3, "prelu alpha");
+  bias_ = read(ops::FusedEpilogue::kBiasInput, "bias");
+  if (e.prelu()) alpha_ = read(ops::FusedEpilogue::kAlphaInput, "prelu alpha");
 }
 
 Epilogue FusedOps::epilogue() const {

@@ -8,10 +8,12 @@
 #include <vector>
 
 #include "backends/cpu/kernel.h"
+#include "ops/fusion.h"
 
 namespace tfjsi::cpu {
 
-enum class Activation { None, Relu, Relu6, Elu, LeakyRelu, Prelu, Sigmoid };
+// The activations of fused nodes (ops/fusion.h), which the standalone activation kernels share.
+using ops::Activation;
 
 // NaN passes through Relu and Relu6, as in TF.js.
 inline float relu(float x) {
@@ -42,8 +44,8 @@ struct Epilogue {
   void apply(float* out, std::int64_t c0, std::int64_t n) const;
 };
 
-// The extra work of a fused node, read from fused_ops, num_args and the inputs after the first
-// two. Bias and Prelu alpha are kept as broadcast periods over the output (see broadcast_period).
+// The extra work of a fused node: its epilogue as ops::fused_epilogue reads it, with the bias and
+// Prelu alpha inputs kept as broadcast periods over the output (see broadcast_period).
 class FusedOps {
  public:
   // Reads the node; the output shape is needed to check and expand the broadcasts.

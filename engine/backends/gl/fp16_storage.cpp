@@ -70,7 +70,10 @@ KernelCall half_round_call(GlTensorData& t, const HalfRule& rule) {
   KernelCall call;
   call.shader = "half_round.comp";
   call.defines = def("HALF_NEAREST", std::int64_t{rule.rounding == HalfRounding::NearestEven}) +
-                 def("HALF_INF", std::int64_t{rule.overflow == HalfOverflow::Inf});
+                 def("HALF_INF", std::int64_t{rule.overflow == HalfOverflow::Inf}) +
+                 def("HALF_MAX", kHalfMax) + def("HALF_MIN_NORMAL", kHalfMinNormal) +
+                 def("HALF_MIN_SUBNORMAL", kHalfMinSubnormal) +
+                 def("HALF_SUBNORMAL_STEPS", 1.0f / kHalfMinSubnormal);
   // Read and written through two image units bound to one texture: each invocation reads its
   // texel before it writes it, and images that are not `restrict` may alias (GLSL 4.30, 4.10).
   call.inputs = {&t};

@@ -2,14 +2,16 @@
 // delegate does: a bias add of a constant vector per output channel into the convolution or
 // matrix product before it (which becomes its fused form with a BiasAdd), and an activation
 // (Relu-like, or Prelu with a constant alpha per channel) into the binary op or fused convolution
-// before it. On llvmpipe an elementwise node costs its texel count in image stores; what a kernel
-// takes in costs next to nothing.
+// before it. The fused convolutions and products are made by ops/fusion.h's rules. On llvmpipe an
+// elementwise node costs its texel count in image stores; what a kernel takes in costs next to
+// nothing.
 #include <array>
 #include <string_view>
 
 #include "backends/gl/gl_backend.h"
 #include "backends/gl/gl_op.h"
 #include "ops/attr.h"
+#include "ops/fusion.h"
 #include "ops/window.h"
 
 namespace tfjsi::gl {
@@ -18,22 +20,11 @@ namespace {
 // Ops of binary.comp, which applies ACT before its store.
 constexpr std::array<std::string_view, 9> kBinary{
     "Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference", "BiasAdd"};
-// Ops whose fused_ops may take an activation after their BiasAdd (epilogue.glsl).
-constexpr std::array<std::string_view, 3> kFusedWithBias{
-    "_FusedConv2D", "FusedDepthwiseConv2dNative", "_FusedMatMul"};
 
 bool one_of(std::string_view op, auto const& list) {
   for (std::string_view o : list)
     if (o == op) return true;
   return false;
-}
-
-// The fused form of a convolution or product without one, "" for other ops.
-std::string_view fused_form(std::string_view op) {
-  if (op == "Conv2D") return "_FusedConv2D";
-  if (op == "DepthwiseConv2dNative" || op == "DepthwiseConv2d") return "FusedDepthwiseConv2dNative";
-  if (op == "MatMul") return "_FusedMatMul";
-  return {};
 }
 
 // `next` adds a float vector (rank 0 or 1) to input `through`'s last axis: a bias, when the
@@ -58,37 +49,25 @@ std::optional<graph::Node> GlBackend::fuse(
     const graph::Node& producer, const graph::Node& next, int through,
     std::span<const graph::TensorInfo* const> next_inputs) const {
   if (!supports(producer) || !supports(next)) return std::nullopt;
-  graph::Node fused = producer;
-  // A bias: Conv2D -> AddV2(., b) becomes _FusedConv2D [BiasAdd] reading b.
-  if (const std::string_view form = fused_form(producer.op); !form.empty()) {
+  // A bias: Conv2D -> AddV2(., b) becomes _FusedConv2D [BiasAdd] reading b (ops/fusion.h).
+  if (!ops::fused_form(producer.op).empty()) {
     const auto bias = bias_of(next, through, next_inputs);
     if (!bias) return std::nullopt;
-    fused.op = std::string(form);
-    fused.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd"};
-    fused.attrs["num_args"] = std::int64_t{1};
-    fused.inputs.push_back(*bias);
-    return fused;
+    return ops::fuse_bias(producer, *bias);
   }
   // An activation: the activations of common.glsl that cpu's fused kernels know too. Prelu's
   // alpha (its input 1, a Const per channel as the plan and supports_inputs check) becomes the
   // fused node's last input.
+  if (through != 0) return std::nullopt;
+  if (ops::has_fused_epilogue(producer.op)) return ops::fuse_activation(producer, next);
   const std::optional<Activation> act = activation_of(next.op);
   const bool prelu = act == Activation::Prelu;
-  if (!act || *act == Activation::None || through != 0 || next.inputs.size() != (prelu ? 2u : 1u))
+  if (!act || *act == Activation::None || next.inputs.size() != (prelu ? 2u : 1u) ||
+      !one_of(producer.op, kBinary))
     return std::nullopt;
-  const float alpha = ops::attr<float>(next, "alpha", 0.2f);
-  if (one_of(producer.op, kBinary)) {
-    fused.attrs[std::string(runtime::kFusedActivation)] = next.op;
-    fused.attrs[std::string(runtime::kFusedActivationAlpha)] = alpha;
-  } else if (one_of(producer.op, kFusedWithBias)) {
-    const auto fused_ops = ops::attr<ops::Strings>(producer, "fused_ops", {});
-    if (fused_ops.size() != 1 || lower(fused_ops[0]) != "biasadd") return std::nullopt;
-    fused.attrs["fused_ops"] = std::vector<std::string>{fused_ops[0], next.op};
-    if (act == Activation::Leaky) fused.attrs["leakyrelu_alpha"] = alpha;
-    if (prelu) fused.attrs["num_args"] = std::int64_t{2};
-  } else {
-    return std::nullopt;
-  }
+  graph::Node fused = producer;
+  fused.attrs[std::string(runtime::kFusedActivation)] = next.op;
+  fused.attrs[std::string(runtime::kFusedActivationAlpha)] = ops::attr<float>(next, "alpha", 0.2f);
   if (prelu) fused.inputs.push_back(next.inputs[1]);
   return fused;
 }

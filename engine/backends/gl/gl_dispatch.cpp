@@ -149,6 +149,7 @@ bool out_texel(out int n, out int h, out int w, out int s) {
   return w < OUT_W && h < OUT_H && n < OUT_N;
 }
 )";
+  s += activation_defines();
   s += shader_source("common.glsl");
   return s;
 }

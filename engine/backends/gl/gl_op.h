@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/gl/activation.h"
 #include "backends/gl/gl_backend.h"
 #include "graph/ir.h"
 
@@ -157,19 +158,11 @@ std::string def_layout(std::string_view prefix, const TexLayout& l);
 void add_layout_uniforms(std::vector<UniformValue>& out, std::string_view prefix,
                          const TexLayout& l);
 
-// `s` in lower case (op names in fused_ops are matched without case).
-std::string lower(std::string s);
 // "#define NAME SYMBOL\n": a code named by its shader macro (OP_EXP, ACT_RELU). The numbers
-// behind those macros are written once, in the shaders; C++ only names them.
+// behind those macros are written once, in the shaders (OP_*) or in activation.h's table (ACT_*);
+// C++ only names them.
 std::string def_symbol(std::string_view name, std::string_view symbol);
 
-// The activations common.glsl applies (its ACT_* macros).
-enum class Activation { None, Relu, Relu6, Elu, Leaky, Prelu, Sigmoid, Tanh };
-// The activation a fusable op's name means, as fused_ops or a fused node's kFusedActivation gives
-// it (matched without case): None for "", nullopt for one gl does not fuse.
-std::optional<Activation> activation_of(const std::string& name);
-// Its macro in common.glsl ("ACT_NONE", "ACT_RELU", ...).
-std::string_view glsl_macro(Activation a);
 // The activation `a` of a kernel that applies ACT (epilogue.glsl, binary.comp, unary.comp):
 // #define ACT ACT_LINEAR with its uniforms for none, relu, relu6 and leaky (slope `alpha`), so that
 // they share one program; the macro of `a` otherwise (Prelu: the caller binds the alpha).

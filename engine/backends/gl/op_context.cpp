@@ -9,45 +9,6 @@
 
 namespace tfjsi::gl {
 
-std::string lower(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
-
-std::optional<Activation> activation_of(const std::string& name) {
-  const std::string a = lower(name);
-  if (a.empty()) return Activation::None;
-  if (a == "relu") return Activation::Relu;
-  if (a == "relu6") return Activation::Relu6;
-  if (a == "elu") return Activation::Elu;
-  if (a == "leakyrelu") return Activation::Leaky;
-  if (a == "prelu") return Activation::Prelu;
-  if (a == "sigmoid") return Activation::Sigmoid;
-  return std::nullopt;
-}
-
-std::string_view glsl_macro(Activation a) {
-  switch (a) {
-    case Activation::None:
-      return "ACT_NONE";
-    case Activation::Relu:
-      return "ACT_RELU";
-    case Activation::Relu6:
-      return "ACT_RELU6";
-    case Activation::Elu:
-      return "ACT_ELU";
-    case Activation::Leaky:
-      return "ACT_LEAKY";
-    case Activation::Prelu:
-      return "ACT_PRELU";
-    case Activation::Sigmoid:
-      return "ACT_SIGMOID";
-    case Activation::Tanh:
-      return "ACT_TANH";
-  }
-  return "ACT_NONE";
-}
-
 void set_activation(KernelCall& call, Activation a, float alpha) {
   const float inf = std::numeric_limits<float>::infinity();
   float slope = 1, ceiling = inf;
@@ -68,7 +29,7 @@ void set_activation(KernelCall& call, Activation a, float alpha) {
       call.defines += def_symbol("ACT", glsl_macro(a));
       return;
   }
-  call.defines += def_symbol("ACT", "ACT_LINEAR");
+  call.defines += def_symbol("ACT", glsl_macro(Activation::Linear));
   call.set_float("ACT_SLOPE", slope);
   call.set_float("ACT_CEILING", ceiling);
   call.set_int("ACT_ZERO_NEG", zero_neg);

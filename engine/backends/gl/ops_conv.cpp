@@ -7,25 +7,20 @@
 #include "backends/gl/shader_library.h"
 #include "backends/gl/window.h"
 #include "ops/attr.h"
+#include "ops/fusion.h"
 
 namespace tfjsi::gl {
 namespace {
 
-// What fused nodes add after the main op: [] or [BiasAdd] or [BiasAdd, activation], with a bias
-// and Prelu alpha per output channel.
+// What fused nodes add after the main op (ops::FusedEpilogue), with a bias and Prelu alpha per
+// output channel.
 bool fused_supported(const graph::Node& n, InputInfos inputs) {
-  const std::optional<ops::Strings> fused = ops::try_attr<ops::Strings>(n, "fused_ops", {});
-  if (!fused) return false;
-  if (fused->empty()) return n.inputs.size() == 2;
-  if (fused->size() > 2 || lower((*fused)[0]) != "biasadd") return false;
-  const std::optional<Activation> act = activation_of(fused->size() > 1 ? (*fused)[1] : "");
-  if (!act) return false;
-  const bool prelu = act == Activation::Prelu;
-  if (n.inputs.size() != (prelu ? 4u : 3u)) return false;
-  if (inputs.empty()) return true;  // nothing known of the inputs: run() checks them
+  const std::optional<ops::FusedEpilogue> e = ops::try_fused_epilogue(n, n.inputs.size());
+  if (!e) return false;
+  if (!e->bias || inputs.empty()) return true;  // nothing known of the inputs: run() checks them
   const std::int64_t c = out_channels(n);
-  if (!per_channel(known_shape(inputs, 2), c)) return false;
-  return !prelu || per_channel(known_shape(inputs, 3), c);
+  if (!per_channel(known_shape(inputs, ops::FusedEpilogue::kBiasInput), c)) return false;
+  return !e->prelu() || per_channel(known_shape(inputs, ops::FusedEpilogue::kAlphaInput), c);
 }
 
 // Loop turns of one invocation of conv_direct.comp and conv_transpose.comp: the window, and
@@ -52,37 +47,26 @@ bool filter_loops_fit(InputInfos inputs, bool depthwise) {
 
 // Fills the epilogue's #defines and uniforms and binds bias (in2) and Prelu alpha (in3).
 void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fused) {
-  Activation act = Activation::None;
-  bool bias = false;
-  if (fused) {
-    const auto fused_ops = ops::attr<ops::Strings>(c.node(), "fused_ops", {});
-    if (!fused_ops.empty()) {
-      if (lower(fused_ops[0]) != "biasadd")
-        c.unsupported("fused op '" + fused_ops[0] + "' is not supported");
-      bias = true;
-      const auto a = activation_of(fused_ops.size() > 1 ? fused_ops[1] : "");
-      if (!a) c.unsupported("fused activation '" + fused_ops[1] + "' is not supported");
-      act = *a;
-    }
-  }
-  const bool prelu = act == Activation::Prelu;
-  const std::size_t want = 2 + (bias ? 1 : 0) + (prelu ? 1 : 0);
+  const ops::FusedEpilogue e =
+      fused ? ops::fused_epilogue(c.node(), c.num_inputs()) : ops::FusedEpilogue{};
+  const std::size_t want = 2 + e.extra_inputs();
   c.expect_inputs(want, want);
   // One value for every channel (a scalar) is splatted: a code path, so a #define. Not for one
   // output channel, whose one lane reads it as it is (one program less).
   bool bias_splat = false, alpha_splat = false;
-  if (bias) {
-    call.inputs.push_back(&c.per_channel_tex(2, channels, "bias"));
+  if (e.bias) {
+    call.inputs.push_back(&c.per_channel_tex(ops::FusedEpilogue::kBiasInput, channels, "bias"));
     bias_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   }
-  if (prelu) {
-    call.inputs.push_back(&c.per_channel_tex(3, channels, "prelu alpha"));
+  if (e.prelu()) {
+    call.inputs.push_back(
+        &c.per_channel_tex(ops::FusedEpilogue::kAlphaInput, channels, "prelu alpha"));
     alpha_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   }
-  call.defines += def("HAS_BIAS", std::int64_t{bias}) +
+  call.defines += def("HAS_BIAS", std::int64_t{e.bias}) +
                   def("BIAS_SPLAT", std::int64_t{bias_splat}) +
                   def("ALPHA_SPLAT", std::int64_t{alpha_splat});
-  set_activation(call, act, ops::attr<float>(c.node(), "leakyrelu_alpha", 0.2f));
+  set_activation(call, activation_code(e.activation), e.leaky_alpha);
   call.extra += shader_source("epilogue.glsl");
 }
 

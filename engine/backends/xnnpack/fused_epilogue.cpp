@@ -1,40 +1,8 @@
 #include "backends/xnnpack/fused_epilogue.h"
-#include "ops/attr.h"
-
-#include <algorithm>
-#include <cctype>
-#include <string>
 
 namespace tfjsi::xnnpack {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-// The activation named in fused_ops[1], as bounds or a post op; false for an unknown name.
-bool read_activation(const std::string& name, Fused& f) {
-  const std::string act = lower(name);
-  if (act == "relu") {
-    f.min = 0.f;
-  } else if (act == "relu6") {
-    f.min = 0.f, f.max = 6.f;
-  } else if (act == "elu") {
-    f.post = PostOp::Elu;
-  } else if (act == "leakyrelu") {
-    f.post = PostOp::LeakyRelu;
-  } else if (act == "prelu") {
-    f.post = PostOp::Prelu;
-  } else if (act == "sigmoid") {
-    f.post = PostOp::Sigmoid;
-  } else {
-    return false;
-  }
-  return true;
-}
 
 // A float input with `channels` values (or one, repeated).
 std::optional<std::vector<float>> per_channel(NativeCall& call, std::size_t i,
@@ -56,45 +24,52 @@ void Fused::add_params(std::vector<std::int64_t>& params) const {
   params.push_back(bias.empty() ? 0 : 1);
 }
 
-bool fused_ops_fit(const graph::Node& node) {
-  const auto fused = ops::try_attr<ops::Strings>(node, "fused_ops", {});
-  if (!fused || fused->size() > 2) return false;
-  if (fused->empty()) return true;
-  if (lower((*fused)[0]) != "biasadd") return false;
+Fused fused_activation(const ops::FusedEpilogue& e) {
   Fused f;
-  return fused->size() == 1 || read_activation((*fused)[1], f);
+  switch (e.activation) {
+    case ops::Activation::None:
+      break;
+    case ops::Activation::Relu:
+      f.min = 0.f;
+      break;
+    case ops::Activation::Relu6:
+      f.min = 0.f, f.max = 6.f;
+      break;
+    case ops::Activation::Elu:
+      f.post = PostOp::Elu;
+      break;
+    case ops::Activation::LeakyRelu:
+      f.post = PostOp::LeakyRelu;
+      f.leaky_alpha = e.leaky_alpha;
+      break;
+    case ops::Activation::Prelu:
+      f.post = PostOp::Prelu;
+      break;
+    case ops::Activation::Sigmoid:
+      f.post = PostOp::Sigmoid;
+      break;
+  }
+  return f;
+}
+
+bool fused_ops_fit(const graph::Node& node) {
+  return ops::try_fused_epilogue(node, node.inputs.size()).has_value();
 }
 
 std::optional<Fused> read_fused(NativeCall& call, std::int64_t channels) {
-  const graph::Node& node = call.node;
-  Fused f;
-  const auto fused = ops::try_attr<ops::Strings>(node, "fused_ops", {});
-  if (!fused || fused->size() > 2) return std::nullopt;
-  if (fused->empty()) {
-    if (call.num_inputs() != 2) return std::nullopt;
-    return f;
-  }
-  if (lower((*fused)[0]) != "biasadd") return std::nullopt;
-  if (fused->size() == 2 && !read_activation((*fused)[1], f)) return std::nullopt;
-  const std::size_t want = f.post == PostOp::Prelu ? 4 : 3;
-  const auto num_args =
-      ops::try_attr<std::int64_t>(node, "num_args", static_cast<std::int64_t>(want) - 2);
-  if (call.num_inputs() != want || !num_args || *num_args != static_cast<std::int64_t>(want) - 2)
-    return std::nullopt;
-  auto bias = per_channel(call, 2, channels);
+  const auto e = ops::try_fused_epilogue(call.node, call.num_inputs());
+  if (!e) return std::nullopt;
+  Fused f = fused_activation(*e);
+  if (!e->bias) return f;
+  auto bias = per_channel(call, ops::FusedEpilogue::kBiasInput, channels);
   if (!bias) return std::nullopt;
   f.bias = std::move(*bias);
-  f.bias_buffer = call.input(2).buffer;
-  if (f.post == PostOp::Prelu) {
-    auto alpha = per_channel(call, 3, channels);
+  f.bias_buffer = call.input(ops::FusedEpilogue::kBiasInput).buffer;
+  if (e->prelu()) {
+    auto alpha = per_channel(call, ops::FusedEpilogue::kAlphaInput, channels);
     if (!alpha) return std::nullopt;
     f.alpha = std::move(*alpha);
-    f.alpha_buffer = call.input(3).buffer;
-  }
-  if (f.post == PostOp::LeakyRelu) {
-    const auto a = ops::try_attr<float>(node, "leakyrelu_alpha", 0.2f);
-    if (!a) return std::nullopt;
-    f.leaky_alpha = *a;
+    f.alpha_buffer = call.input(ops::FusedEpilogue::kAlphaInput).buffer;
   }
   return f;
 }

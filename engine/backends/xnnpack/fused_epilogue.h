@@ -1,7 +1,7 @@
 // The bias and activation that fused nodes (_FusedConv2D, FusedDepthwiseConv2dNative,
-// _FusedMatMul) apply after their main op. Bias goes into the XNNPACK operator, Relu and Relu6
-// become its output bounds; Elu, LeakyRelu, Prelu and Sigmoid, which it cannot fuse, run as a
-// second XNNPACK operator in place on the output.
+// _FusedMatMul) apply after their main op (ops::FusedEpilogue), as XNNPACK takes them. Bias goes
+// into the XNNPACK operator, Relu and Relu6 become its output bounds; Elu, LeakyRelu, Prelu and
+// Sigmoid, which it cannot fuse, run as a second XNNPACK operator in place on the output.
 #pragma once
 
 #include <limits>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backends/xnnpack/native_op.h"
+#include "ops/fusion.h"
 
 namespace tfjsi::xnnpack {
 
@@ -28,8 +29,12 @@ struct Fused {
   void add_params(std::vector<std::int64_t>& params) const;
 };
 
-// Reads fused_ops and the extra inputs (from input 2) of a fused node whose output has
-// `channels` channels. nullopt for what the XNNPACK path does not take (unknown fused ops, a bias
+// The bounds and post op of `e`'s activation (bias and alpha left empty): the operator path
+// (read_fused) and the subgraph path take the same.
+Fused fused_activation(const ops::FusedEpilogue& e);
+
+// The epilogue and its extra inputs (from input 2) of a fused node whose output has `channels`
+// channels. nullopt for what the XNNPACK path does not take (unknown fused ops, a bias
 // or alpha that is not per channel): the cpu kernel runs the node.
 std::optional<Fused> read_fused(NativeCall& call, std::int64_t channels);
 // Static check for native(): fused_ops names what read_fused takes.

@@ -5,6 +5,7 @@
 #include <limits>
 #include <set>
 
+#include "backends/xnnpack/fused_epilogue.h"
 #include "backends/xnnpack/native_op.h"
 #include "backends/xnnpack/subgraph.h"
 #include "ops/attr.h"
@@ -44,71 +45,30 @@ std::optional<std::vector<std::int64_t>> int_weight(const HostTensor* t) {
   return std::vector<std::int64_t>(v.begin(), v.end());
 }
 
-enum class Post { None, Elu, LeakyRelu, Prelu, Sigmoid };
-
-// What a fused node does after its main op (fused_ops, num_args, inputs from 2 on).
-struct Epilogue {
-  std::vector<float> bias, alpha;
-  float min = -kInf, max = kInf, leaky = 0.2f;
-  Post post = Post::None;
-};
-
-std::optional<Epilogue> read_epilogue(const SubgraphDef& d, std::int64_t channels) {
-  Epilogue e;
-  const auto fused = ops::try_attr<ops::Strings>(d.node, "fused_ops", {});
-  if (!fused || fused->size() > 2) return std::nullopt;
-  if (fused->empty()) {
-    if (d.node.inputs.size() != 2) return std::nullopt;
-    return e;
-  }
-  auto lower = [](std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  if (lower((*fused)[0]) != "biasadd") return std::nullopt;
-  const std::string act = fused->size() == 2 ? lower((*fused)[1]) : "";
-  if (act == "relu")
-    e.min = 0;
-  else if (act == "relu6")
-    e.min = 0, e.max = 6;
-  else if (act == "elu")
-    e.post = Post::Elu;
-  else if (act == "leakyrelu")
-    e.post = Post::LeakyRelu;
-  else if (act == "prelu")
-    e.post = Post::Prelu;
-  else if (act == "sigmoid")
-    e.post = Post::Sigmoid;
-  else if (!act.empty())
-    return std::nullopt;
-  const std::size_t want = e.post == Post::Prelu ? 4 : 3;
-  const auto num_args =
-      ops::try_attr<std::int64_t>(d.node, "num_args", static_cast<std::int64_t>(want) - 2);
-  if (d.node.inputs.size() != want || !num_args || *num_args != static_cast<std::int64_t>(want) - 2)
-    return std::nullopt;
-  auto bias = per_channel(d.weight(2), channels);
+// What a fused node does after its main op, its bias and Prelu alpha read as weights.
+std::optional<Fused> read_epilogue(const SubgraphDef& d, std::int64_t channels) {
+  const auto fe = ops::try_fused_epilogue(d.node, d.node.inputs.size());
+  if (!fe) return std::nullopt;
+  Fused e = fused_activation(*fe);
+  if (!fe->bias) return e;
+  auto bias = per_channel(d.weight(ops::FusedEpilogue::kBiasInput), channels);
   if (!bias) return std::nullopt;
   e.bias = std::move(*bias);
-  if (e.post == Post::Prelu) {
-    auto alpha = per_channel(d.weight(3), channels);
+  if (fe->prelu()) {
+    auto alpha = per_channel(d.weight(ops::FusedEpilogue::kAlphaInput), channels);
     if (!alpha) return std::nullopt;
     e.alpha = std::move(*alpha);
-  }
-  if (e.post == Post::LeakyRelu) {
-    const auto a = ops::try_attr<float>(d.node, "leakyrelu_alpha", 0.2f);
-    if (!a) return std::nullopt;
-    e.leaky = *a;
   }
   return e;
 }
 
 // The epilogue on `v`, into the node's output: the bias (and Relu/Relu6 bounds) as an add after
 // the main op's sum, like TF.js and the operator path, then the post op.
-bool define_epilogue(SubgraphDef& d, Epilogue e, std::uint32_t v, std::int64_t channels,
+bool define_epilogue(SubgraphDef& d, Fused e, std::uint32_t v, std::int64_t channels,
                      bool bias_done) {
   const bool add = !bias_done && (!e.bias.empty() || e.min != -kInf || e.max != kInf);
   if (add) {
-    const std::uint32_t next = e.post != Post::None ? d.temp(d.out_shape) : d.output;
+    const std::uint32_t next = e.post != PostOp::None ? d.temp(d.out_shape) : d.output;
     if (e.bias.empty()) {
       if (!ok(xnn_define_clamp(d.subgraph, e.min, e.max, v, next, 0))) return false;
     } else {
@@ -118,15 +78,15 @@ bool define_epilogue(SubgraphDef& d, Epilogue e, std::uint32_t v, std::int64_t c
     v = next;
   }
   switch (e.post) {
-    case Post::None:
+    case PostOp::None:
       return true;
-    case Post::Elu:
+    case PostOp::Elu:
       return ok(xnn_define_elu(d.subgraph, 1.f, v, d.output, 0));
-    case Post::LeakyRelu:
-      return ok(xnn_define_leaky_relu(d.subgraph, e.leaky, v, d.output, 0));
-    case Post::Sigmoid:
+    case PostOp::LeakyRelu:
+      return ok(xnn_define_leaky_relu(d.subgraph, e.leaky_alpha, v, d.output, 0));
+    case PostOp::Sigmoid:
       return ok(xnn_define_sigmoid(d.subgraph, v, d.output, 0));
-    case Post::Prelu:
+    case PostOp::Prelu:
       return ok(
           xnn_define_prelu(d.subgraph, v, d.constant({channels}, std::move(e.alpha)), d.output, 0));
   }
@@ -145,10 +105,10 @@ bool convolution(SubgraphDef& d, bool depthwise, bool fused) {
   const std::int64_t out_c = depthwise ? c * m : m;
   const auto g = window_of(d.node, x, f->shape);
   if (!g || d.out_shape != Shape{x[0], g->out_h, g->out_w, out_c}) return false;
-  Epilogue e;
+  Fused e;
   if (fused) {
     auto r = read_epilogue(d, out_c);
-    if (!r || (r->post == Post::Prelu && d.out_shape.size() != 4)) return false;
+    if (!r || (r->post == PostOp::Prelu && d.out_shape.size() != 4)) return false;
     e = std::move(*r);
   } else if (d.node.inputs.size() != 2) {
     return false;
@@ -172,7 +132,7 @@ bool convolution(SubgraphDef& d, bool depthwise, bool fused) {
   const std::uint32_t zero = d.packed({out_c}, std::vector<float>(out_c, 0.f));
   // Bounds with no bias or post op go into the convolution: clamping its finished sum is all the
   // epilogue would do, and no value is left between them.
-  const bool bounds_only = e.bias.empty() && e.post == Post::None;
+  const bool bounds_only = e.bias.empty() && e.post == PostOp::None;
   const float lo = bounds_only ? e.min : -kInf, hi = bounds_only ? e.max : kInf;
   const bool more = !bounds_only;
   const std::uint32_t sum = more ? d.temp(d.out_shape) : d.output;
@@ -210,10 +170,10 @@ bool matmul(SubgraphDef& d) {
   Shape want = d.in_shapes[0];
   want.back() = n;
   if (k != kb || k < 1 || n < 1 || d.out_shape != want) return false;
-  Epilogue e;
+  Fused e;
   if (d.node.op == "_FusedMatMul") {
     auto r = read_epilogue(d, n);
-    if (!r || r->post == Post::Prelu) return false;
+    if (!r || r->post == PostOp::Prelu) return false;
     e = std::move(*r);
   } else if (d.node.inputs.size() != 2) {
     return false;
@@ -224,12 +184,12 @@ bool matmul(SubgraphDef& d) {
   const std::uint32_t w = d.packed(b->shape, std::vector<float>(src, src + b->num_elements()));
   const std::uint32_t bias =
       e.bias.empty() ? XNN_INVALID_VALUE_ID : d.packed({n}, std::move(e.bias));
-  const std::uint32_t out = e.post != Post::None ? d.temp(d.out_shape) : d.output;
+  const std::uint32_t out = e.post != PostOp::None ? d.temp(d.out_shape) : d.output;
   if (!ok(xnn_define_fully_connected(d.subgraph, e.min, e.max, d.input(0), w, bias, out,
                                      *tb ? 0u : XNN_FLAG_TRANSPOSE_WEIGHTS)))
     return false;
   e.min = -kInf, e.max = kInf;
-  return e.post == Post::None || define_epilogue(d, std::move(e), out, n, true);
+  return e.post == PostOp::None || define_epilogue(d, std::move(e), out, n, true);
 }
 
 bool pooling(SubgraphDef& d) {

@@ -1,17 +1,10 @@
-// Shared by every kernel: the activations of fused nodes and of the standalone ops. C++ names
-// the ACT_* macros (gl_op.h set_activation), never their numbers: these lines are their one home.
-#define ACT_NONE 0
-#define ACT_RELU 1
-#define ACT_RELU6 2
-#define ACT_ELU 3
-#define ACT_LEAKY 4
-#define ACT_PRELU 5
-#define ACT_SIGMOID 6
-#define ACT_TANH 7
-// None, relu, relu6 and leaky as one formula with uniforms (act_linear): one program serves them
-// all. The others stay #defines: elu, sigmoid and tanh because llvmpipe runs every branch of an if
-// (as masks) and they are transcendental; Prelu because it reads its alpha from a texture.
-#define ACT_LINEAR 8
+// Shared by every kernel: the activations of fused nodes and of the standalone ops. Their codes
+// (ACT_NONE, ACT_RELU, ..., ACT_LINEAR) are #defined ahead of this file from the one table in
+// backends/gl/activation.h; GLSL names them, never their numbers.
+// ACT_LINEAR is none, relu, relu6 and leaky as one formula with uniforms (act_linear): one program
+// serves them all. The others stay separate codes: elu, sigmoid and tanh because llvmpipe runs
+// every branch of an if (as masks) and they are transcendental; Prelu because it reads its alpha
+// from a texture.
 #define NAN_F uintBitsToFloat(0x7fc00000u)
 #define INF_F uintBitsToFloat(0x7f800000u)
 

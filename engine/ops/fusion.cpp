@@ -1,0 +1,143 @@
+#include "ops/fusion.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "ops/attr.h"
+
+namespace tfjsi::ops {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// The epilogue, or the reason TF.js would not run the node (read_attr's checks included: a
+// fused_ops or num_args of another form throws from attr<T>, as every kernel's attributes do).
+struct Parsed {
+  FusedEpilogue epilogue;
+  std::string error;
+};
+
+Parsed parse(const graph::Node& node, std::size_t num_inputs) {
+  Parsed p;
+  FusedEpilogue& e = p.epilogue;
+  const Strings fused = attr<Strings>(node, "fused_ops", {});
+  const std::int64_t have = static_cast<std::int64_t>(num_inputs) - 2;
+  const std::int64_t num_args = attr<std::int64_t>(node, "num_args", have);
+  if (num_args < 0 || num_args != have) {
+    p.error = "num_args is " + std::to_string(num_args) + " but the node has " +
+              std::to_string(num_inputs) + " inputs";
+    return p;
+  }
+  // TF.js reads fused_ops as [extra op, activation]; it supports BiasAdd and no FusedBatchNorm.
+  if (fused.size() > 2) {
+    p.error = "fused_ops lists more than two ops";
+    return p;
+  }
+  if (fused.empty()) {
+    if (num_args != 0) p.error = "extra inputs given but fused_ops is empty";
+    return p;
+  }
+  const std::string first = lower(fused[0]);
+  if (first == "fusedbatchnorm") {
+    p.error = "fused FusedBatchNorm is not supported (TF.js does not support it either)";
+    return p;
+  }
+  if (first != "biasadd") {
+    p.error = "fused op '" + fused[0] + "' is not supported (expected BiasAdd first)";
+    return p;
+  }
+  e.bias = true;
+  const std::optional<Activation> act = fused_activation(fused.size() > 1 ? fused[1] : "");
+  if (!act) {
+    p.error = "fused activation '" + fused[1] + "' is not supported";
+    return p;
+  }
+  e.activation = *act;
+  if (num_args != static_cast<std::int64_t>(e.extra_inputs())) {
+    p.error = "fused BiasAdd" + std::string(e.prelu() ? " and Prelu" : "") + " needs " +
+              std::to_string(e.extra_inputs()) + " extra inputs, got " + std::to_string(num_args);
+    return p;
+  }
+  e.leaky_alpha = attr<float>(node, "leakyrelu_alpha", 0.2f);
+  return p;
+}
+
+}  // namespace
+
+std::optional<Activation> fused_activation(std::string_view name) {
+  const std::string a = lower(name);
+  if (a.empty()) return Activation::None;
+  if (a == "relu") return Activation::Relu;
+  if (a == "relu6") return Activation::Relu6;
+  if (a == "elu") return Activation::Elu;
+  if (a == "leakyrelu") return Activation::LeakyRelu;
+  if (a == "prelu") return Activation::Prelu;
+  if (a == "sigmoid") return Activation::Sigmoid;
+  return std::nullopt;
+}
+
+FusedEpilogue fused_epilogue(const graph::Node& node, std::size_t num_inputs) {
+  Parsed p = parse(node, num_inputs);
+  if (!p.error.empty()) throw ModelError("node '" + node.name + "' (" + node.op + "): " + p.error);
+  return p.epilogue;
+}
+
+std::optional<FusedEpilogue> try_fused_epilogue(const graph::Node& node, std::size_t num_inputs) {
+  try {
+    Parsed p = parse(node, num_inputs);
+    if (!p.error.empty()) return std::nullopt;
+    return p.epilogue;
+  } catch (const ModelError&) {
+    return std::nullopt;
+  }
+}
+
+std::string_view fused_form(std::string_view op) {
+  if (op == "Conv2D") return "_FusedConv2D";
+  if (op == "DepthwiseConv2dNative" || op == "DepthwiseConv2d") return "FusedDepthwiseConv2dNative";
+  if (op == "MatMul") return "_FusedMatMul";
+  return {};
+}
+
+bool has_fused_epilogue(std::string_view op) {
+  return op == "_FusedConv2D" || op == "FusedDepthwiseConv2dNative" || op == "_FusedMatMul";
+}
+
+std::optional<graph::Node> fuse_bias(const graph::Node& producer, const graph::TensorRef& bias) {
+  const std::string_view form = fused_form(producer.op);
+  if (form.empty()) return std::nullopt;
+  graph::Node fused = producer;
+  fused.op = std::string(form);
+  fused.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+  fused.attrs["num_args"] = std::int64_t{1};
+  fused.inputs.push_back(bias);
+  return fused;
+}
+
+std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph::Node& act) {
+  if (!has_fused_epilogue(fused.op)) return std::nullopt;
+  const std::optional<Activation> a = fused_activation(act.op);
+  if (!a || *a == Activation::None) return std::nullopt;
+  const bool prelu = *a == Activation::Prelu;
+  if (act.inputs.size() != (prelu ? 2u : 1u)) return std::nullopt;
+  const Strings fused_ops = attr<Strings>(fused, "fused_ops", {});
+  if (fused_ops.size() != 1 || lower(fused_ops[0]) != "biasadd") return std::nullopt;
+  graph::Node out = fused;
+  out.attrs["fused_ops"] = std::vector<std::string>{fused_ops[0], act.op};
+  if (*a == Activation::LeakyRelu) out.attrs["leakyrelu_alpha"] = attr<float>(act, "alpha", 0.2f);
+  if (prelu) {
+    out.attrs["num_args"] = std::int64_t{2};
+    out.inputs.push_back(act.inputs[1]);
+  }
+  return out;
+}
+
+}  // namespace tfjsi::ops

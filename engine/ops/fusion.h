@@ -1,0 +1,63 @@
+// Fused nodes: what _FusedConv2D, FusedDepthwiseConv2dNative and _FusedMatMul apply after their
+// main op (their fused epilogue: a bias, then an activation), read from fused_ops, num_args and
+// leakyrelu_alpha once, as TF.js's converter reads them; and the fusion rules that make such a
+// node from two (a convolution and the bias add after it, a fused node and the activation after
+// it), which a backend's Backend::fuse applies where its kernels take the result.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "graph/ir.h"
+
+namespace tfjsi::ops {
+
+// The activations a fused node applies, as TF.js's fused kernels do (fused_util's
+// applyActivation): the op of that name (Relu, Relu6, Elu, LeakyRelu, Prelu, Sigmoid).
+enum class Activation : std::uint8_t { None, Relu, Relu6, Elu, LeakyRelu, Prelu, Sigmoid };
+
+// The activation an op name means, matched without case as TF.js matches fused_ops ("Relu",
+// "relu6", "LeakyRelu"): None for "", nullopt for a name no fused kernel applies.
+std::optional<Activation> fused_activation(std::string_view name);
+
+// What a fused node does after its main op. Its inputs: the main op's two, then the bias (input
+// 2) when `bias`, then Prelu's alpha (input 3), each broadcast against the output.
+struct FusedEpilogue {
+  bool bias = false;  // fused_ops [BiasAdd, ...]
+  Activation activation = Activation::None;
+  float leaky_alpha = 0.2f;  // leakyrelu_alpha: LeakyRelu's slope below zero
+
+  static constexpr std::size_t kBiasInput = 2, kAlphaInput = 3;
+  bool prelu() const { return activation == Activation::Prelu; }
+  // The inputs after the main op's two.
+  std::size_t extra_inputs() const { return (bias ? 1 : 0) + (prelu() ? 1 : 0); }
+};
+
+// Reads fused_ops ([] or [BiasAdd] or [BiasAdd, activation]; TF.js supports no FusedBatchNorm),
+// num_args (the inputs after the first two; when absent, whatever the node has) and
+// leakyrelu_alpha of a node with `num_inputs` inputs. Throws ModelError naming the node for what
+// TF.js does not run (an unknown fused op or activation, inputs that do not match).
+FusedEpilogue fused_epilogue(const graph::Node& node, std::size_t num_inputs);
+// nullopt instead of the exception, for checks that only decide where a node runs.
+std::optional<FusedEpilogue> try_fused_epilogue(const graph::Node& node, std::size_t num_inputs);
+
+// ---- fusion rules ----
+
+// The fused form of a convolution or product (Conv2D -> _FusedConv2D, DepthwiseConv2dNative and
+// DepthwiseConv2d -> FusedDepthwiseConv2dNative, MatMul -> _FusedMatMul); "" for other ops.
+std::string_view fused_form(std::string_view op);
+// Whether `op` is one of the fused forms, whose fused_ops may take an activation after BiasAdd.
+bool has_fused_epilogue(std::string_view op);
+
+// `producer` (an op with a fused form) followed by a bias add of `bias`: its fused form with
+// fused_ops [BiasAdd], reading `bias` as input 2. nullopt for an op without a fused form.
+std::optional<graph::Node> fuse_bias(const graph::Node& producer, const graph::TensorRef& bias);
+// `fused` (a fused form with fused_ops [BiasAdd]) followed by the activation node `act` reading
+// its output: fused_ops [BiasAdd, act.op], LeakyRelu's alpha as leakyrelu_alpha, Prelu's alpha
+// (act's input 1) as input 3. nullopt when `fused` has no bias alone or `act` is no activation a
+// fused node applies.
+std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph::Node& act);
+
+}  // namespace tfjsi::ops
