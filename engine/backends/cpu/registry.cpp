@@ -1,8 +1,10 @@
 // The one explicit list of cpu kernels. A kernel is listed here once it is implemented; the
 // planner treats every op missing from this list as unsupported on cpu.
+#include <algorithm>
 #include <vector>
 
 #include "backends/cpu/kernel.h"
+#include "core/error.h"
 
 namespace tfjsi::cpu {
 
@@ -374,6 +376,24 @@ std::span<const KernelEntry> kernel_registry() {
       {"StringToHashBucketFast", tensor_ops::StringToHashBucketFast},
   };
   return kernels;
+}
+
+bool takes_complex(std::string_view op) {
+  // The complex ops themselves, Cast, and ops that only re-view the bytes or read the shape.
+  static constexpr std::string_view kOps[] = {
+      "Cast", "Complex", "ComplexAbs", "ExpandDims", "FFT",    "IFFT", "IRFFT",  "Imag",
+      "Rank", "Real",    "Reshape",    "Shape",      "ShapeN", "Size", "Squeeze"};
+  return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
+}
+
+void refuse_complex(const graph::Node& node, std::span<const HostTensor> inputs) {
+  if (takes_complex(node.op)) return;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].dtype == DType::Complex64)
+      throw ModelError("node '" + node.name + "' (" + node.op + "): input " + std::to_string(i) +
+                       " is complex64, which this op does not take here (complex tensors go "
+                       "through Complex, Real, Imag, ComplexAbs, FFT, IFFT, IRFFT, Cast and the "
+                       "reshaping ops)");
 }
 
 Kernel find_kernel(std::string_view op) {
