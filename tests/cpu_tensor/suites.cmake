@@ -9,3 +9,6 @@ set_target_properties(cpu_tensor_elementwise cpu_tensor_index_ops cpu_tensor_red
 # String and sparse kernels against TF.js's own op tests' expectations.
 tfjsi_add_suite(cpu_tensor_text_sparse ${CMAKE_CURRENT_LIST_DIR}/text_sparse_test.cpp)
 set_target_properties(cpu_tensor_text_sparse PROPERTIES AUTOMOC ON)
+# Complex numbers and the FFTs against the DFT's definition; complex64 refused by real-only kernels.
+tfjsi_add_suite(cpu_tensor_spectral ${CMAKE_CURRENT_LIST_DIR}/spectral_test.cpp)
+set_target_properties(cpu_tensor_spectral PROPERTIES AUTOMOC ON)

@@ -186,6 +186,14 @@ std::vector<HostTensor> StaticRegexReplace(const KernelContext&);
 std::vector<HostTensor> StringNGrams(const KernelContext&);
 std::vector<HostTensor> StringSplit(const KernelContext&);
 std::vector<HostTensor> StringToHashBucketFast(const KernelContext&);
+std::vector<HostTensor> Complex(const KernelContext&);
+std::vector<HostTensor> ComplexAbs(const KernelContext&);
+std::vector<HostTensor> FFT(const KernelContext&);
+std::vector<HostTensor> IFFT(const KernelContext&);
+std::vector<HostTensor> IRFFT(const KernelContext&);
+std::vector<HostTensor> Imag(const KernelContext&);
+std::vector<HostTensor> RFFT(const KernelContext&);
+std::vector<HostTensor> Real(const KernelContext&);
 }  // namespace tensor_ops
 
 std::span<const KernelEntry> kernel_registry() {
@@ -374,6 +382,15 @@ std::span<const KernelEntry> kernel_registry() {
       {"StringNGrams", tensor_ops::StringNGrams},
       {"StringSplit", tensor_ops::StringSplit},
       {"StringToHashBucketFast", tensor_ops::StringToHashBucketFast},
+      // ---- Complex numbers and spectral ops ----
+      {"Complex", tensor_ops::Complex},
+      {"ComplexAbs", tensor_ops::ComplexAbs},
+      {"FFT", tensor_ops::FFT},
+      {"IFFT", tensor_ops::IFFT},
+      {"IRFFT", tensor_ops::IRFFT},
+      {"Imag", tensor_ops::Imag},
+      {"RFFT", tensor_ops::RFFT},
+      {"Real", tensor_ops::Real},
   };
   return kernels;
 }
