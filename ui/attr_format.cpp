@@ -1,5 +1,7 @@
 #include "attr_format.h"
 
+#include <cmath>
+#include <complex>
 #include <cstdio>
 #include <sstream>
 #include <type_traits>
@@ -69,6 +71,11 @@ std::string preview_values(const HostTensor& t, int max_values) {
                    ? printable((*t.strings)[static_cast<size_t>(i)])
                    : "?";
         break;
+      case DType::Complex64: {
+        const auto c = t.values<std::complex<float>>()[static_cast<size_t>(i)];
+        out += num(c.real()) + (std::signbit(c.imag()) ? "-" : "+") + num(std::abs(c.imag())) + "i";
+        break;
+      }
     }
   }
   if (n > max_values) out += ", ...";

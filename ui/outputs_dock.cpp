@@ -176,7 +176,9 @@ void OutputsDock::show_entry(int index) {
   add(tree_, tr("Shape"), qs(shape_to_string(t->shape)));
   add(tree_, tr("DType"), qs(std::string(to_string(t->dtype))));
   const TensorStats s = tensor_stats(*t);
-  add(tree_, tr("Elements"), QString::number(s.count));
+  add(tree_, tr("Elements"), QString::number(t->num_elements()));
+  if (t->dtype == DType::Complex64)
+    add(tree_, tr("Stats over"), tr("real and imaginary parts (%1 values)").arg(s.count));
   if (t->dtype != DType::String) {
     add(tree_, tr("Min"), exact(s.min));
     add(tree_, tr("Max"), exact(s.max));

@@ -3,6 +3,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <numeric>
 
 namespace tfjsi::ui {
@@ -17,6 +18,7 @@ double element(const HostTensor& t, std::int64_t i) {
     case DType::Bool:
       return t.values<std::uint8_t>()[k] ? 1.0 : 0.0;
     case DType::String:
+    case DType::Complex64:  // no one real value; first_values shows both parts
       break;
   }
   return std::nan("");
@@ -26,12 +28,19 @@ QString first_values(const HostTensor& t, int n) {
   QStringList parts;
   const std::int64_t count = std::min<std::int64_t>(t.num_elements(), n);
   for (std::int64_t i = 0; i < count; ++i) {
-    if (t.dtype == DType::String)
+    if (t.dtype == DType::String) {
       parts << QString::fromStdString((*t.strings)[static_cast<std::size_t>(i)]);
-    else if (t.dtype == DType::Float32)
+    } else if (t.dtype == DType::Complex64) {
+      const auto c = t.values<std::complex<float>>()[static_cast<std::size_t>(i)];
+      parts << QStringLiteral("%1%2%3i")
+                   .arg(c.real(), 0, 'g', 9)
+                   .arg(std::signbit(c.imag()) ? '-' : '+')
+                   .arg(std::fabs(c.imag()), 0, 'g', 9);
+    } else if (t.dtype == DType::Float32) {
       parts << QString::number(element(t, i), 'g', 9);
-    else
+    } else {
       parts << QString::number(static_cast<std::int64_t>(element(t, i)));
+    }
   }
   QString s = parts.join(", ");
   if (t.num_elements() > count) s += QStringLiteral(", ...");

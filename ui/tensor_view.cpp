@@ -52,7 +52,9 @@ Geometry geometry(const HostTensor& t) {
 }  // namespace
 
 bool has_image_view(const HostTensor& t) {
-  if (t.dtype == DType::String || !t.buffer || t.rank() < 2 || t.rank() > 4) return false;
+  if (t.dtype == DType::String || t.dtype == DType::Complex64 || !t.buffer || t.rank() < 2 ||
+      t.rank() > 4)
+    return false;
   const Geometry g = geometry(t);
   return g.h > 0 && g.w > 0 && g.c > 0 && g.n > 0 && g.h <= 32768 && g.w <= 32768;
 }

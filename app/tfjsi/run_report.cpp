@@ -10,6 +10,8 @@ nlohmann::json tensor_stats(const HostTensor& t) {
   nlohmann::json j = {{"shape", t.shape}, {"dtype", std::string(to_string(t.dtype))}};
   if (t.dtype == DType::String || t.num_elements() == 0) return j;
   const analysis::TensorStats s = analysis::tensor_stats(t);
+  // complex64: min, max and mean over every real and imaginary part.
+  if (t.dtype == DType::Complex64) j["stats_over"] = "real and imaginary parts";
   if (s.finite) {
     j["min"] = s.min;
     j["max"] = s.max;

@@ -19,7 +19,7 @@ TensorError tensor_error(const HostTensor& ref, const HostTensor& test) {
   }
   e.count = ref.num_elements();
   if (ref.dtype == DType::String || !ref.buffer) return e;
-  if (ref.dtype != DType::Float32) {
+  if (ref.dtype != DType::Float32 && ref.dtype != DType::Complex64) {
     const std::size_t w = element_size(ref.dtype);
     const std::byte* a = ref.buffer->data();
     const std::byte* b = test.buffer->data();
@@ -27,8 +27,10 @@ TensorError tensor_error(const HostTensor& ref, const HostTensor& test) {
       if (std::memcmp(a + i * w, b + i * w, w) != 0) ++e.mismatched;
     return e;
   }
-  const auto r = ref.values<float>();
-  const auto t = test.values<float>();
+  // complex64: the real and imaginary parts are compared as floats, each against its own.
+  const std::size_t parts = static_cast<std::size_t>(e.count) * (element_size(ref.dtype) / 4);
+  const std::span<const float> r(reinterpret_cast<const float*>(ref.buffer->data()), parts);
+  const std::span<const float> t(reinterpret_cast<const float*>(test.buffer->data()), parts);
   for (std::size_t i = 0; i < r.size(); ++i) {
     const float x = r[i], y = t[i];
     if (std::isnan(y)) ++e.nan;

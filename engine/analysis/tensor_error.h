@@ -12,7 +12,7 @@ namespace tfjsi::analysis {
 
 struct TensorError {
   bool shape_mismatch = false;  // shapes or dtypes differ: nothing else is meaningful
-  double max_abs_error = 0;     // over elements finite in both
+  double max_abs_error = 0;     // over elements finite in both (complex64: over their parts)
   double ref_max_abs = 0;       // largest finite |reference|
   // Elements finite in the reference but not in the tensor (a new inf or NaN), and the other way
   // round. Matching infinities (same sign) and NaN against NaN are not errors.

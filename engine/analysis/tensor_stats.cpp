@@ -70,6 +70,12 @@ TensorStats tensor_stats(const HostTensor& t) {
     case DType::Bool:
       accumulate(t.values<std::uint8_t>(), s);
       break;
+    case DType::Complex64:
+      s.count = 2 * s.count;
+      accumulate(std::span<const float>(reinterpret_cast<const float*>(t.buffer->data()),
+                                        static_cast<std::size_t>(s.count)),
+                 s);
+      break;
     case DType::String:
       break;
   }

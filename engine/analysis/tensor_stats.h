@@ -33,7 +33,8 @@ struct TensorStats {
   bool underflows(double threshold) const;
 };
 
-// Numeric and bool tensors (bool as 0 and 1); a string tensor gives only its count.
+// Numeric and bool tensors (bool as 0 and 1); a string tensor gives only its count. A complex64
+// tensor counts as its 2n float parts (real and imaginary alike), what a store keeps or loses.
 TensorStats tensor_stats(const HostTensor& t);
 
 // Every field, for --json reports.

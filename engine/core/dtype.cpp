@@ -8,6 +8,7 @@ std::string_view to_string(DType dtype) {
     case DType::Int32: return "int32";
     case DType::Bool: return "bool";
     case DType::String: return "string";
+    case DType::Complex64: return "complex64";
   }
   return "?";
 }
@@ -17,6 +18,7 @@ std::optional<DType> dtype_from_string(std::string_view name) {
   if (name == "int32") return DType::Int32;
   if (name == "bool") return DType::Bool;
   if (name == "string") return DType::String;
+  if (name == "complex64") return DType::Complex64;
   return std::nullopt;
 }
 
@@ -28,6 +30,7 @@ std::optional<DType> dtype_from_tf(std::string_view t) {
     return DType::Int32;
   if (t == "DT_BOOL") return DType::Bool;
   if (t == "DT_STRING") return DType::String;
+  if (t == "DT_COMPLEX64" || t == "DT_COMPLEX128") return DType::Complex64;
   return std::nullopt;
 }
 

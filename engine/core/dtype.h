@@ -9,11 +9,14 @@
 
 namespace tfjsi {
 
-// TF.js narrows TF's many types to these (DT_INT64 -> int32, DT_HALF -> float32, ...); we follow
-// it so outputs compare one to one with TF.js.
-enum class DType : std::uint8_t { Float32, Int32, Bool, String };
+// TF.js narrows TF's many types to these (DT_INT64 -> int32, DT_HALF -> float32, DT_COMPLEX128 ->
+// complex64, ...); we follow it so outputs compare one to one with TF.js. Complex64 elements are
+// (real, imag) float32 pairs, interleaved as numpy's '<c8' and TF's own weights store them
+// (TF.js keeps two float32 tensors; only Complex, Real, Imag, ComplexAbs, the FFTs and the
+// byte-moving ops take them here: every other kernel refuses them by name).
+enum class DType : std::uint8_t { Float32, Int32, Bool, String, Complex64 };
 
-// "float32", "int32", "bool", "string".
+// "float32", "int32", "bool", "string", "complex64".
 std::string_view to_string(DType dtype);
 // The inverse of to_string; nullopt for anything else.
 std::optional<DType> dtype_from_string(std::string_view name);
@@ -28,6 +31,7 @@ constexpr std::size_t element_size(DType dtype) {
     case DType::Int32: return 4;
     case DType::Bool: return 1;
     case DType::String: return 0;
+    case DType::Complex64: return 8;
   }
   return 0;
 }

@@ -353,6 +353,41 @@ bool tensor_has_content(const json& j) {
   return false;
 }
 
+// A complex64 (or complex128, narrowed) tensor: tensorContent holds (real, imag) pairs of floats
+// (doubles), scomplexVal (dcomplexVal) lists the parts in turn; the last pair repeats like the
+// last value of other types.
+HostTensor decode_complex(const json& j, const std::string& tf, const PartialShape& pshape,
+                          std::size_t n, HostTensor t) {
+  const bool wide = tf == "DT_COMPLEX128";
+  std::vector<double> parts;
+  if (const json* content = field(j, "tensorContent", "tensor_content")) {
+    if (!content->is_string()) throw ModelError("tensorContent is not a base64 string");
+    const std::string bytes = decode_base64(content->get<std::string>());
+    const std::size_t esize = wide ? 16 : 8;
+    if (bytes.size() != n * esize)
+      throw ModelError("tensorContent has " + std::to_string(bytes.size()) + " bytes, " + tf + " " +
+                       pshape.to_string() + " needs " + std::to_string(n * esize));
+    for (std::size_t i = 0; i < 2 * n; ++i)
+      parts.push_back(wide ? load_le<double>(bytes.data() + i * 8)
+                           : load_le<float>(bytes.data() + i * 4));
+  } else if (const json* vals = wide ? field(j, "dcomplexVal", "dcomplex_val")
+                                     : field(j, "scomplexVal", "scomplex_val")) {
+    if (!vals->is_array() || vals->size() % 2 != 0)
+      throw ModelError(std::string(wide ? "dcomplexVal" : "scomplexVal") +
+                       " is not an array of (real, imag) pairs");
+    if (vals->size() > 2 * n)
+      throw ModelError("tensor has " + std::to_string(vals->size() / 2) + " values for shape " +
+                       pshape.to_string());
+    for (const auto& v : *vals) parts.push_back(json_float(v));
+  }
+  if (parts.empty() || n == 0) return t;
+  const double re = parts[parts.size() - 2], im = parts.back();
+  while (parts.size() < 2 * n) parts.insert(parts.end(), {re, im});
+  float* out = reinterpret_cast<float*>(t.buffer->mutable_data());
+  for (std::size_t i = 0; i < 2 * n; ++i) out[i] = static_cast<float>(parts[i]);
+  return t;
+}
+
 HostTensor decode_tensor(const json& j) {
   if (!j.is_object()) throw ModelError("tensor is not an object");
   const json* dt = field(j, "dtype", "dtype");
@@ -387,6 +422,7 @@ HostTensor decode_tensor(const json& j) {
     }
     return t;
   }
+  if (*dtype == DType::Complex64) return decode_complex(j, tf, pshape, n, std::move(t));
 
   std::vector<double> values;
   if (const json* content = field(j, "tensorContent", "tensor_content")) {
@@ -429,6 +465,7 @@ HostTensor decode_tensor(const json& j) {
       break;
     }
     case DType::String:
+    case DType::Complex64:
       break;
   }
   return t;

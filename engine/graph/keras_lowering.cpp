@@ -122,7 +122,7 @@ class Walker {
     DType dtype = DType::Float32;
     if (config.is_object() && config.contains("dtype") && !config["dtype"].is_null()) {
       const auto d = parse_dtype(config["dtype"]);
-      if (!d || *d == DType::String)
+      if (!d || *d == DType::String || *d == DType::Complex64)
         fail_layer(path, cls, "input dtype " + config["dtype"].dump() + " is not supported");
       dtype = *d;
     }

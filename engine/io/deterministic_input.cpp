@@ -1,5 +1,6 @@
 #include "io/deterministic_input.h"
 
+#include <complex>
 #include <cstdint>
 #include <stdexcept>
 
@@ -25,6 +26,12 @@ HostTensor deterministic_tensor(DType dtype, const Shape& shape) {
     case DType::Bool: {
       auto v = t.mutable_values<std::uint8_t>();
       for (std::uint64_t i = 0; i < n; ++i) v[i] = hash(i) & 1u;
+      break;
+    }
+    case DType::Complex64: {  // the float rule on the real part; the imaginary part stays 0
+      auto v = t.mutable_values<std::complex<float>>();
+      for (std::uint64_t i = 0; i < n; ++i)
+        v[i] = {static_cast<float>(static_cast<double>(hash(i)) / 4294967296.0), 0.0f};
       break;
     }
     case DType::String:

@@ -8,7 +8,8 @@
 namespace tfjsi::io {
 
 // Element i (flat, row-major): float inputs ((i * 2654435761) mod 2^32) / 2^32; int inputs the
-// same product >> 24 (0..255); bool inputs its lowest bit of that.
+// same product >> 24 (0..255); bool inputs its lowest bit of that; complex64 inputs the float
+// value as the real part and 0 as the imaginary part.
 HostTensor deterministic_tensor(DType dtype, const Shape& shape);
 
 // The concrete shape used for an endpoint when the user gives none: unknown dims become 1, an

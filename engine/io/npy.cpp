@@ -190,17 +190,17 @@ HostTensor read_npy(std::istream& in, const std::filesystem::path& file,
     std::size_t size;
     DType dtype;
   };
-  static constexpr Kind kinds[] = {{"<f4", 4, DType::Float32}, {"<f2", 2, DType::Float32},
-                                   {"<f8", 8, DType::Float32}, {"<i4", 4, DType::Int32},
-                                   {"<i8", 8, DType::Int32},   {"|u1", 1, DType::Int32},
-                                   {"|i1", 1, DType::Int32},   {"<i2", 2, DType::Int32},
-                                   {"<u2", 2, DType::Int32},   {"|b1", 1, DType::Bool}};
+  static constexpr Kind kinds[] = {
+      {"<f4", 4, DType::Float32}, {"<f2", 2, DType::Float32},   {"<f8", 8, DType::Float32},
+      {"<i4", 4, DType::Int32},   {"<i8", 8, DType::Int32},     {"|u1", 1, DType::Int32},
+      {"|i1", 1, DType::Int32},   {"<i2", 2, DType::Int32},     {"<u2", 2, DType::Int32},
+      {"|b1", 1, DType::Bool},    {"<c8", 8, DType::Complex64}, {"<c16", 16, DType::Complex64}};
   const Kind* kind = nullptr;
   for (const auto& k : kinds)
     if (h.descr == k.descr) kind = &k;
   if (!kind)
     fail(file, "unsupported element type '" + h.descr +
-                   "' (expected <f4, <f2, <f8, <i4, <i8, |u1, |i1, <i2, <u2 or |b1)");
+                   "' (expected <f4, <f2, <f8, <i4, <i8, |u1, |i1, <i2, <u2, |b1, <c8 or <c16)");
 
   const auto n = checked_num_elements(h.shape);
   if (!n || static_cast<std::uint64_t>(*n) > kMaxBytes / kind->size)
@@ -232,8 +232,11 @@ HostTensor read_npy(std::istream& in, const std::filesystem::path& file,
   const std::string d = h.descr;
   if (count == 0) {
     // An empty array: nothing to copy (memcpy from an empty vector's null data is UB).
-  } else if (d == "<f4") {
+  } else if (d == "<f4" || d == "<c8") {
     std::memcpy(t.buffer->mutable_data(), raw.data(), raw.size());
+  } else if (d == "<c16") {  // (real, imag) doubles narrowed to complex64, as TF.js does
+    convert_to_float<double>(raw.data(), reinterpret_cast<float*>(t.buffer->mutable_data()),
+                             2 * count);
   } else if (d == "<f2") {
     auto out = t.mutable_values<float>();
     for (std::size_t i = 0; i < count; ++i) {
@@ -276,6 +279,9 @@ void write_npy(const std::filesystem::path& file, const HostTensor& tensor) {
       break;
     case DType::String:
       throw std::runtime_error(file.string() + ": string tensors cannot be written as .npy");
+    case DType::Complex64:
+      descr = "<c8";  // numpy's complex64: (real, imag) float32 pairs, our own layout
+      break;
   }
   // Python tuple syntax: "()", "(5,)", "(1, 224, 224, 3)".
   std::string shape = "(";

@@ -118,14 +118,14 @@ WeightSpec parse_weight(const Ctx& base, const nlohmann::json& e,
 
   const auto* dt = find_field(e, "dtype");
   if (!dt || !dt->is_string())
-    ctx.fail("dtype: expected \"float32\", \"int32\", \"bool\" or \"string\", found " +
-             (dt ? json_kind(*dt) : std::string("none")));
+    ctx.fail(
+        "dtype: expected \"float32\", \"int32\", \"bool\", \"string\" or \"complex64\", found " +
+        (dt ? json_kind(*dt) : std::string("none")));
   const auto dname = dt->get<std::string>();
   const auto dtype = dtype_from_string(dname);
-  if (!dtype) {
-    if (dname == "complex64") ctx.fail("dtype \"complex64\" is not supported");
-    ctx.fail("dtype \"" + dname + "\": expected \"float32\", \"int32\", \"bool\" or \"string\"");
-  }
+  if (!dtype)
+    ctx.fail("dtype \"" + dname +
+             "\": expected \"float32\", \"int32\", \"bool\", \"string\" or \"complex64\"");
   w.dtype = *dtype;
   w.stored_element_size = element_size(w.dtype);
 

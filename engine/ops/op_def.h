@@ -54,6 +54,7 @@ std::span<const OpDef> random_ops();
 std::span<const OpDef> ragged_ops();
 std::span<const OpDef> hash_table_ops();
 std::span<const OpDef> sparse_ops();
+std::span<const OpDef> spectral_ops();
 std::span<const OpDef> string_ops();
 
 }  // namespace tfjsi::ops

@@ -20,7 +20,7 @@ const Index& index() {
     Index x;
     for (auto family : {elementwise_ops, conv_ops, matmul_ops, spatial_ops, selection_ops,
                         array_ops, reduction_ops, control_ops, random_ops, ragged_ops,
-                        hash_table_ops, sparse_ops, string_ops})
+                        hash_table_ops, sparse_ops, spectral_ops, string_ops})
       for (const OpDef& d : family()) {
         // An op listed twice would make its rule depend on the order above.
         if (!x.by_name.emplace(d.op, &d).second)

@@ -101,6 +101,7 @@ std::optional<KnownValue> known_from_tensor(const HostTensor& t) {
       for (auto b : t.values<std::uint8_t>()) k.v.push_back(b ? 1.0 : 0.0);
       break;
     case DType::String:
+    case DType::Complex64:  // known values are real numbers (shapes, axes, sizes)
       return std::nullopt;
   }
   return k;

@@ -59,11 +59,15 @@ std::vector<Value> Executor::feeds_from(const NamedTensors& inputs) {
          (!t->buffer || t->buffer->size() < static_cast<std::size_t>(*n) * element_size(t->dtype))))
       throw ModelError("input '" + ep.name + "': its data does not fill shape " +
                        shape_to_string(t->shape));
-    if (!prod && t->dtype == DType::Float32) {
-      const auto values = t->values<float>();
+    if (!prod && (t->dtype == DType::Float32 || t->dtype == DType::Complex64)) {
+      // complex64: its real and imaginary parts in turn.
+      const std::size_t parts = element_size(t->dtype) / 4;
+      const std::span<const float> values(reinterpret_cast<const float*>(t->buffer->data()),
+                                          static_cast<std::size_t>(*n) * parts);
       for (std::size_t j = 0; j < values.size(); ++j)
         if (std::isnan(values[j]))
-          throw ModelError("input '" + ep.name + "' holds NaN (element " + std::to_string(j) + ")");
+          throw ModelError("input '" + ep.name + "' holds NaN (element " +
+                           std::to_string(j / parts) + ")");
     }
   }
   std::vector<Value> feeds;

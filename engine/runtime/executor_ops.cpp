@@ -523,6 +523,8 @@ bool truth_of(Engine& engine, const graph::Node& node, const Value& v, std::stri
       return t.values<float>()[0] != 0.0f;
     case DType::String:
       return !(*t.strings)[0].empty();
+    case DType::Complex64:
+      fail(node, std::string(what) + " is complex64, which has no truth value");
   }
   return false;
 }

@@ -46,6 +46,8 @@ std::string key_of(const HostTensor& t, std::int64_t i) {
     case DType::Bool:
       d = t.values<std::uint8_t>()[k];
       break;
+    case DType::Complex64:  // refused when the table is made
+      throw std::logic_error("hash table: complex64 key");
   }
   if (d == 0) d = 0;  // -0 -> +0
   if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();
@@ -150,6 +152,8 @@ std::vector<std::optional<Value>> run_hash_table_op(Engine& e, Resources& resour
     if (!slot) {
       const auto key_dtype = ops::attr<DType>(node, "key_dtype");
       const auto value_dtype = ops::attr<DType>(node, "value_dtype");
+      // TF.js's tables key by JS numbers and strings; complex keys have no such form.
+      if (key_dtype == DType::Complex64) fail(node, "complex64 keys are not supported");
       slot = std::make_shared<HashTable>();
       slot->node = node.name;
       slot->key_dtype = key_dtype;

@@ -25,6 +25,15 @@ std::vector<const graph::TensorInfo*> input_infos(const graph::Graph& graph,
   return v;
 }
 
+// Whether shape inference says a node reads or makes a complex64 tensor.
+bool reads_or_makes_complex(const graph::Graph& graph, const graph::Node& node) {
+  for (const graph::TensorInfo* in : input_infos(graph, node))
+    if (in && in->dtype == DType::Complex64) return true;
+  for (const graph::TensorInfo& out : node.outputs)
+    if (out.dtype == DType::Complex64) return true;
+  return false;
+}
+
 // The backend's partitions (Backend::partition), kept when they hold only its own plain nodes
 // (no fusion, fallback or control edge) and nothing but weights stands between their nodes in
 // `order`, with what each reads from outside and makes for outside.
@@ -112,6 +121,15 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
       throw ModelError("node '" + node.name + "' (" + node.op + ") is " + std::string(*why));
     if (fed[i] || is_executor_op(node.op)) {
       p.executor_op = true;
+    } else if (&active != &cpu && reads_or_makes_complex(graph, node) && cpu.supports(node)) {
+      // Only cpu's kernels take (real, imag) pairs; gl has no texture for them and XNNPACK no
+      // operator.
+      p.backend = &cpu;
+      p.fallback = true;
+      plan.fallbacks.push_back({node.name, node.op,
+                                "op '" + node.op + "' (node '" + node.name +
+                                    "') reads or makes complex64 tensors, which backend '" +
+                                    plan.backend + "' does not hold; it runs on cpu"});
     } else if (active.supports_inputs(node, input_infos(graph, node))) {
       p.backend = &active;
     } else if (&active != &cpu && cpu.supports(node)) {

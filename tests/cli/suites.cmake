@@ -7,6 +7,9 @@ tfjsi_add_suite(broken_bundle_test ${CMAKE_CURRENT_LIST_DIR}/broken_bundle_test.
 add_dependencies(broken_bundle_test tfjsi)
 tfjsi_add_suite(run_input_test ${CMAKE_CURRENT_LIST_DIR}/run_input_test.cpp)
 add_dependencies(run_input_test tfjsi)
+# complex64 through tfjsi: '<c8' inputs and outputs, info's dtypes, cpu runs for xnnpack and gl.
+tfjsi_add_suite(complex_cli_test ${CMAKE_CURRENT_LIST_DIR}/complex_cli_test.cpp)
+add_dependencies(complex_cli_test tfjsi)
 
 # Every corpus and reference layers model on cpu against TF.js's own outputs, one CTest each (under
 # the sanitizers the corpus models of TFJSI_RUN_MODELS, see corpus.cmake).

@@ -12,3 +12,6 @@ set_target_properties(cpu_tensor_text_sparse PROPERTIES AUTOMOC ON)
 # Ragged kernels and BitwiseAnd against TF.js's own op tests' expectations, and where we follow TF.
 tfjsi_add_suite(cpu_tensor_ragged ${CMAKE_CURRENT_LIST_DIR}/ragged_test.cpp)
 set_target_properties(cpu_tensor_ragged PROPERTIES AUTOMOC ON)
+# Complex numbers and the FFTs against the DFT's definition; complex64 refused by real-only kernels.
+tfjsi_add_suite(cpu_tensor_spectral ${CMAKE_CURRENT_LIST_DIR}/spectral_test.cpp)
+set_target_properties(cpu_tensor_spectral PROPERTIES AUTOMOC ON)

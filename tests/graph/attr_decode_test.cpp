@@ -233,6 +233,32 @@ void AttrDecodeTest::tensor_typed_values() {
   QCOMPARE(ints(t), (std::vector<std::int32_t>{6, 6}));
 }
 
+// complex64 elements as (real, imag) float pairs, from each way TF writes them.
+void AttrDecodeTest::tensor_complex() {
+  auto parts = [](const HostTensor& t) {
+    const float* p = reinterpret_cast<const float*>(t.buffer->data());
+    return std::vector<float>(p, p + 2 * t.num_elements());
+  };
+  // tensorContent: 1.5-2i, 0.25+4i as little-endian floats.
+  auto t = as<HostTensor>(attr(
+      R"({"tensor": {"dtype": "DT_COMPLEX64", "tensorShape": {"dim": [{"size": "2"}]}, "tensorContent": "AADAPwAAAMAAAIA+AACAQA=="}})"));
+  QVERIFY(t.dtype == DType::Complex64);
+  QCOMPARE(parts(t), (std::vector<float>{1.5f, -2.0f, 0.25f, 4.0f}));
+  // scomplexVal lists the parts in turn; the last pair fills the shape.
+  t = as<HostTensor>(attr(
+      R"({"tensor": {"dtype": "DT_COMPLEX64", "tensorShape": {"dim": [{"size": "3"}]}, "scomplexVal": [1, 2, -3, 0.5]}})"));
+  QCOMPARE(parts(t), (std::vector<float>{1, 2, -3, 0.5f, -3, 0.5f}));
+  // complex128 narrows to complex64, as TF.js does: doubles 0.5, -1.
+  t = as<HostTensor>(attr(
+      R"({"tensor": {"dtype": "DT_COMPLEX128", "tensorContent": "AAAAAAAA4D8AAAAAAADwvw=="}})"));
+  QVERIFY(t.dtype == DType::Complex64);
+  QCOMPARE(parts(t), (std::vector<float>{0.5f, -1.0f}));
+  // An odd count of parts is no list of pairs.
+  QVERIFY_THROWS_EXCEPTION(
+      ModelError, attr(R"({"tensor": {"dtype": "DT_COMPLEX64", "scomplexVal": [1, 2, 3]}})"));
+  QVERIFY(as<TypeAttr>(attr(R"({"type": "DT_COMPLEX64"})")).dtype() == DType::Complex64);
+}
+
 void AttrDecodeTest::tensor_errors() {
   // More values than elements.
   QVERIFY_THROWS_EXCEPTION(

@@ -14,6 +14,7 @@ class AttrDecodeTest : public QObject {
   void lists();
   void tensor_content();
   void tensor_typed_values();
+  void tensor_complex();
   void tensor_errors();
   void input_names();
 };

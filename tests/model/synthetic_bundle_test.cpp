@@ -221,6 +221,26 @@ class SyntheticBundleTest : public QObject {
     QCOMPARE((std::vector<std::uint8_t>(v.begin(), v.end())), (std::vector<std::uint8_t>{1, 0, 1}));
   }
 
+  // complex64 weights are (real, imag) float32 pairs, interleaved as TF.js's decodeWeights reads
+  // them; a second weight after one starts 8 bytes an element further.
+  void complex64_weight() {
+    TempDir dir;
+    write_file(dir.path / "w.bin", f32_bytes({1.5f, -2.0f, 0.0f, 3.25f}) + i32_bytes({7}));
+    write_json(dir.path / "model.json",
+               graph_model_json(json::array(
+                   {{{"paths", {"w.bin"}},
+                     {"weights",
+                      {weight_entry("c", {2}, "complex64"), weight_entry("i", {1}, "int32")}}}})));
+    const auto b = load_bundle(dir.path);
+    const auto& c = get(b, "c");
+    QCOMPARE(c.value.dtype, tfjsi::DType::Complex64);
+    QCOMPARE(c.value.byte_size(), std::size_t(16));
+    const float* v = reinterpret_cast<const float*>(c.value.buffer->data());
+    QCOMPARE((std::vector<float>(v, v + 4)), (std::vector<float>{1.5f, -2.0f, 0.0f, 3.25f}));
+    QCOMPARE(get(b, "i").offset, std::uint64_t(16));
+    QCOMPARE(ints(b.find_weight("i")), (std::vector<std::int32_t>{7}));
+  }
+
   // Scalars and empty tensors take no special path.
   void scalar_and_empty_weights() {
     TempDir dir;

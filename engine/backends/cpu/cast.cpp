@@ -1,4 +1,7 @@
-// Cast between float32, int32 and bool with TF.js's rules (see convert() in tensor_util.h).
+// Cast between float32, int32 and bool with TF.js's rules (see convert() in tensor_util.h), and
+// to and from complex64 as TF.js's cpu Cast does: a real value becomes (x, 0); a complex one
+// keeps its real part, then casts that.
+#include <complex>
 #include <vector>
 
 #include "backends/cpu/tensor_util.h"
@@ -8,11 +11,28 @@ namespace tfjsi::cpu::tensor_ops {
 
 std::vector<HostTensor> Cast(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
-  const HostTensor& x = input(ctx, 0);
+  if (ctx.inputs[0].dtype == DType::String) input(ctx, 0);  // refused there, with its message
+  const HostTensor& x = ctx.inputs[0];
+  if (!x.buffer) fail(ctx, "input 0 has no data");
   const DType to = ops::attr<DType>(ctx.node, "DstT", x.dtype);
   if (to == DType::String) fail(ctx, "cannot cast to string");
   // Same type: share the buffer (TF.js also returns the same data).
   if (to == x.dtype) return {x};
+  if (to == DType::Complex64) {
+    const HostTensor re = convert(x, DType::Float32);
+    HostTensor out = HostTensor::uninitialized(DType::Complex64, x.shape);
+    const auto r = re.values<float>();
+    auto o = out.mutable_values<std::complex<float>>();
+    for (std::size_t k = 0; k < o.size(); ++k) o[k] = {r[k], 0.0f};
+    return {out};
+  }
+  if (x.dtype == DType::Complex64) {
+    HostTensor re = HostTensor::uninitialized(DType::Float32, x.shape);
+    const auto v = x.values<std::complex<float>>();
+    auto o = re.mutable_values<float>();
+    for (std::size_t k = 0; k < o.size(); ++k) o[k] = v[k].real();
+    return {convert(re, to)};
+  }
   return {convert(x, to)};
 }
 

@@ -46,6 +46,7 @@ std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
   std::vector<HostTensor> host;
   host.reserve(inputs.size());
   for (const auto& in : inputs) host.push_back(download(in));
+  refuse_complex(node, host);
   // A fused node's activation (the gl backend's offer, run here when its kernel fell back): the
   // activation's own kernel over the output. A Prelu's alpha is the node's last input.
   const auto act = ops::try_attr<std::string>(node, runtime::kFusedActivation);

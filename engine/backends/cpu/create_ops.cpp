@@ -2,6 +2,7 @@
 // OneHot.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <type_traits>
 #include <vector>
 
@@ -30,6 +31,10 @@ void fill_with(HostTensor& t, double v) {
       break;
     case DType::Bool:
       std::ranges::fill(t.mutable_values<std::uint8_t>(), v != 0 ? 1 : 0);
+      break;
+    case DType::Complex64:  // (v, 0), as TF.js's ones() makes complex ones
+      std::ranges::fill(t.mutable_values<std::complex<float>>(),
+                        std::complex<float>(static_cast<float>(v), 0.0f));
       break;
     case DType::String:
       break;

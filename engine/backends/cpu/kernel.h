@@ -33,4 +33,10 @@ std::span<const KernelEntry> kernel_registry();
 // The kernel for `op`, or nullptr.
 Kernel find_kernel(std::string_view op);
 
+// Whether op's kernel takes complex64 inputs. The others were written for float32, int32, bool
+// and strings; refuse_complex throws ModelError naming the node and the input when one of them
+// meets a complex64 tensor, before its kernel could read the pairs as something else.
+bool takes_complex(std::string_view op);
+void refuse_complex(const graph::Node& node, std::span<const HostTensor> inputs);
+
 }  // namespace tfjsi::cpu

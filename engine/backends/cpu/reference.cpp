@@ -14,6 +14,7 @@ std::vector<HostTensor> run_reference(const graph::Node& node, std::span<const H
   const Kernel fn = find_kernel(node.op);
   if (!fn)
     throw BackendLimit("node '" + node.name + "' (" + node.op + "): no cpu reference kernel");
+  refuse_complex(node, inputs);
   return fn(KernelContext{node, inputs, pool});
 }
 

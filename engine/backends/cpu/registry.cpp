@@ -1,8 +1,10 @@
 // The one explicit list of cpu kernels. A kernel is listed here once it is implemented; the
 // planner treats every op missing from this list as unsupported on cpu.
+#include <algorithm>
 #include <vector>
 
 #include "backends/cpu/kernel.h"
+#include "core/error.h"
 
 namespace tfjsi::cpu {
 
@@ -189,6 +191,14 @@ std::vector<HostTensor> StaticRegexReplace(const KernelContext&);
 std::vector<HostTensor> StringNGrams(const KernelContext&);
 std::vector<HostTensor> StringSplit(const KernelContext&);
 std::vector<HostTensor> StringToHashBucketFast(const KernelContext&);
+std::vector<HostTensor> Complex(const KernelContext&);
+std::vector<HostTensor> ComplexAbs(const KernelContext&);
+std::vector<HostTensor> FFT(const KernelContext&);
+std::vector<HostTensor> IFFT(const KernelContext&);
+std::vector<HostTensor> IRFFT(const KernelContext&);
+std::vector<HostTensor> Imag(const KernelContext&);
+std::vector<HostTensor> RFFT(const KernelContext&);
+std::vector<HostTensor> Real(const KernelContext&);
 }  // namespace tensor_ops
 
 std::span<const KernelEntry> kernel_registry() {
@@ -383,8 +393,35 @@ std::span<const KernelEntry> kernel_registry() {
       {"StringNGrams", tensor_ops::StringNGrams},
       {"StringSplit", tensor_ops::StringSplit},
       {"StringToHashBucketFast", tensor_ops::StringToHashBucketFast},
+      // ---- Complex numbers and spectral ops ----
+      {"Complex", tensor_ops::Complex},
+      {"ComplexAbs", tensor_ops::ComplexAbs},
+      {"FFT", tensor_ops::FFT},
+      {"IFFT", tensor_ops::IFFT},
+      {"IRFFT", tensor_ops::IRFFT},
+      {"Imag", tensor_ops::Imag},
+      {"RFFT", tensor_ops::RFFT},
+      {"Real", tensor_ops::Real},
   };
   return kernels;
+}
+
+bool takes_complex(std::string_view op) {
+  // The complex ops themselves, Cast, and ops that only re-view the bytes or read the shape.
+  static constexpr std::string_view kOps[] = {
+      "Cast", "Complex", "ComplexAbs", "ExpandDims", "FFT",    "IFFT", "IRFFT",  "Imag",
+      "Rank", "Real",    "Reshape",    "Shape",      "ShapeN", "Size", "Squeeze"};
+  return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
+}
+
+void refuse_complex(const graph::Node& node, std::span<const HostTensor> inputs) {
+  if (takes_complex(node.op)) return;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].dtype == DType::Complex64)
+      throw ModelError("node '" + node.name + "' (" + node.op + "): input " + std::to_string(i) +
+                       " is complex64, which this op does not take here (complex tensors go "
+                       "through Complex, Real, Imag, ComplexAbs, FFT, IFFT, IRFFT, Cast and the "
+                       "reshaping ops)");
 }
 
 Kernel find_kernel(std::string_view op) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -54,6 +55,8 @@ void append_key(const HostTensor& t, std::int64_t i, std::string& key) {
       key += s;
       break;
     }
+    case DType::Complex64:  // refused before any kernel (refuse_complex)
+      throw std::logic_error("set ops: complex64 key");
   }
 }
 

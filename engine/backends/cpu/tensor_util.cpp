@@ -27,6 +27,8 @@ const HostTensor& input(const KernelContext& ctx, std::size_t i) {
   if (i >= ctx.inputs.size()) fail(ctx, "input " + std::to_string(i) + " is missing");
   const HostTensor& t = ctx.inputs[i];
   if (t.dtype == DType::String) fail(ctx, "input " + std::to_string(i) + " is a string tensor");
+  if (t.dtype == DType::Complex64)
+    fail(ctx, "input " + std::to_string(i) + " is complex64, which this op does not take");
   if (!t.buffer) fail(ctx, "input " + std::to_string(i) + " has no data");
   return t;
 }
@@ -50,6 +52,7 @@ std::vector<std::int64_t> read_ints(const KernelContext& ctx, std::size_t i,
       for (auto v : t.values<std::uint8_t>()) out.push_back(v);
       break;
     case DType::String:
+    case DType::Complex64:  // input() refused both
       break;
   }
   return out;
@@ -67,6 +70,7 @@ double read_scalar(const KernelContext& ctx, std::size_t i, std::string_view wha
     case DType::Bool:
       return t.values<std::uint8_t>()[0];
     case DType::String:
+    case DType::Complex64:  // input() refused both
       break;
   }
   return 0;
@@ -103,6 +107,11 @@ HostTensor convert(const HostTensor& t, DType to) {
   if (t.dtype == to) return t;
   if (t.dtype == DType::String || to == DType::String)
     throw ModelError("cannot convert between string and numeric tensors");
+  // Cast is the one kernel that turns complex numbers into others and back (cast.cpp).
+  if (t.dtype == DType::Complex64 || to == DType::Complex64)
+    throw ModelError("cannot convert between complex64 and " +
+                     std::string(to_string(t.dtype == DType::Complex64 ? to : t.dtype)) +
+                     " tensors here");
   HostTensor out = HostTensor::zeros(to, t.shape);
   const auto n = static_cast<std::size_t>(t.num_elements());
   auto write = [&](auto src) {
@@ -134,6 +143,7 @@ HostTensor convert(const HostTensor& t, DType to) {
       write(t.values<std::uint8_t>().data());
       break;
     case DType::String:
+    case DType::Complex64:  // refused above
       break;
   }
   return out;

@@ -20,7 +20,7 @@ namespace tfjsi::cpu::tensor_ops {
 
 // Checks the input count is within [min, max] (max < 0: no upper bound).
 void require_inputs(const KernelContext& ctx, std::size_t min, int max = -1);
-// Input `i`, which must be a numeric or bool tensor.
+// Input `i`, which must be a float32, int32 or bool tensor (not string, not complex64).
 const HostTensor& input(const KernelContext& ctx, std::size_t i);
 
 // The values of a small int32 (or float32, truncated) tensor input: shapes, axes, sizes.
@@ -69,9 +69,11 @@ decltype(auto) dispatch_numeric(const KernelContext& ctx, DType dtype, F&& f) {
     case DType::Bool:
       return f(std::uint8_t{});
     case DType::String:
-      break;
+      fail(ctx, "string tensors are not supported by this op");
+    case DType::Complex64:
+      fail(ctx, "complex64 tensors are not supported by this op");
   }
-  fail(ctx, "string tensors are not supported by this op");
+  fail(ctx, "unknown dtype");
 }
 
 // Row-major strides (in elements) of `shape`.

@@ -91,6 +91,8 @@ HostTensor build_mapped(const KernelContext& ctx, const HostTensor& x, const Map
       break;
     case DType::String:
       fail(ctx, "string tensors are not supported");
+    case DType::Complex64:
+      fail(ctx, "complex64 tensors are not supported");
   }
   return out;
 }

@@ -413,6 +413,12 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
   const GlOpEntry* e = find_gl_op(node.op);
   if (!e)
     throw BackendLimit("node '" + node.name + "' (" + node.op + "): no gl kernel for this op");
+  // No texture holds (real, imag) pairs: cpu runs what reads complex64 (the plan sends such
+  // nodes there when it knows their dtypes; this is for the ones it did not).
+  for (const auto& in : inputs)
+    if (in.dtype == DType::Complex64)
+      throw BackendLimit("node '" + node.name + "' (" + node.op +
+                         "): gl does not hold complex64 tensors");
   current_node_ = &node;
   struct ClearNode {
     const graph::Node*& slot;

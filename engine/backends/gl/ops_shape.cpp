@@ -147,7 +147,8 @@ std::vector<runtime::TensorView> cast(OpContext& c) {
 
 bool cast_supported(const graph::Node& n, InputInfos) {
   const auto from = ops::try_attr<DType>(n, "SrcT", DType::Float32);
-  return ops::try_attr<DType>(n, "DstT") == DType::Float32 && from && *from != DType::String;
+  return ops::try_attr<DType>(n, "DstT") == DType::Float32 && from && *from != DType::String &&
+         *from != DType::Complex64;
 }
 
 // Output k of a split of input `in` along `axis`, starting at `begin`.

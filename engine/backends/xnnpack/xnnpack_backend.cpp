@@ -196,13 +196,17 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
   if (paths_.size() > (1u << 20)) paths_.clear();
   if (cache_.size() > 4096) cache_.prune();
 
+  // XNNPACK has no complex operators: complex64 inputs go to the reference kernels, which take
+  // them where TF.js does and refuse them by name elsewhere.
+  const bool complex_in = std::any_of(
+      host.begin(), host.end(), [](const HostTensor& t) { return t.dtype == DType::Complex64; });
   std::vector<HostTensor> out;
   Path path = Path::CpuKernel;
   // The node on the calling thread or on the pool (pool_choice.h); cpu kernels too, whose own
   // thresholds are for the cpu backend.
   auto compute = [&](pthreadpool_t pool) {
     path = Path::CpuKernel;
-    if (const NativeOp* op = find_native(node.op)) {
+    if (const NativeOp* op = complex_in ? nullptr : find_native(node.op)) {
       NativeCall call(node, inputs, host, pool, cache_, stats_);
       if (auto r = op->run(call)) {
         out = std::move(*r);

@@ -157,6 +157,8 @@ inline TypeAttr tf_type(DType d) {
       return {"DT_BOOL"};
     case DType::String:
       return {"DT_STRING"};
+    case DType::Complex64:
+      return {"DT_COMPLEX64"};
     case DType::Float32:
       break;
   }

@@ -193,6 +193,23 @@ C('FFT', (g) => complexOut(g, g.op('FFT', [g.op('Complex', [g.f([2, 8]), g.f([2,
 C('IFFT', (g) => complexOut(g, g.op('IFFT', [g.op('Complex', [g.f([3, 5]), g.f([3, 5])])])));
 C('RFFT', (g) => complexOut(g, g.op('RFFT', [g.f([2, 8]), g.ci([8])])));
 C('IRFFT', (g) => g.op('IRFFT', [g.op('Complex', [g.f([2, 5]), g.f([2, 5])]), g.ci([8])]));
+// Sizes that are not powers of two take TF.js's naive DFT, the others its radix-2 FFT.
+const cx = (g, shape) => g.op('Complex', [g.f(shape), g.f(shape)]);
+C('FFT.naive', (g) => complexOut(g, g.op('FFT', [cx(g, [3, 6])])));
+C('FFT.rank3', (g) => complexOut(g, g.op('FFT', [cx(g, [2, 3, 4])])));
+C('FFT.size1', (g) => complexOut(g, g.op('FFT', [cx(g, [3, 1])])));
+C('FFT.reshaped', (g) => complexOut(g, g.op('FFT', [g.op('Reshape', [cx(g, [2, 8]), g.ci([4, 4])])])));
+C('IFFT.radix2', (g) => complexOut(g, g.op('IFFT', [cx(g, [2, 16])])));
+C('RFFT.odd', (g) => complexOut(g, g.op('RFFT', [g.f([3, 7]), g.ci([7])])));
+// TF.js's op mapper drops fft_length: the transform takes the input's innermost size (TF: 8).
+C('RFFT.fft_length_ignored', (g) => complexOut(g, g.op('RFFT', [g.f([2, 6]), g.ci([8])])));
+C('IRFFT.naive', (g) => g.op('IRFFT', [cx(g, [2, 6]), g.ci([10])]));
+C('IRFFT.rank3', (g) => g.op('IRFFT', [cx(g, [2, 2, 5]), g.ci([8])]));
+// TF.js returns [1, n] for a vector and [batch, n] for rank 4 (TF: [n], [a, b, c, n]).
+C('IRFFT.rank1', (g) => g.op('IRFFT', [cx(g, [5]), g.ci([8])]));
+C('IRFFT.rank4', (g) => g.op('IRFFT', [cx(g, [2, 1, 2, 3]), g.ci([4])]));
+C('IRFFT.inner2', (g) => g.op('IRFFT', [cx(g, [3, 2]), g.ci([2])]));
+C('IRFFT.fft_length_ignored', (g) => g.op('IRFFT', [cx(g, [2, 4]), g.ci([7])]));
 
 // ---- string (strings come in as Const: .npy has no string type) ----
 C('StaticRegexReplace', (g) => g.op('StaticRegexReplace', [g.cs(['hello world', 'tfjs inspector', 'aaa'])], { pattern: a.s('[aeiou]'), rewrite: a.s('_'), replace_global: a.b(true) }));

@@ -68,6 +68,19 @@ C('Complex', (g) => {
   return [g.op('Real', [c], { Tout: a.type('float32') }), g.op('Imag', [c], { Tout: a.type('float32') })];
 }, { also: ['Real', 'Imag'] });
 C('ComplexAbs', (g) => g.op('ComplexAbs', [g.op('Complex', [g.f([5], -3, 3), g.f([5], -3, 3)])]));
+// TF.js maps ComplexAbs to abs(), which takes real tensors too.
+C('ComplexAbs.float', (g) => g.op('ComplexAbs', [g.f([6], -3, 3)]));
+// A complex64 weight: (real, imag) float32 pairs in the shard.
+C('Complex.weight', (g) => {
+  const c = g.const('complex64', [2, 3], [1, -2, 0.5, 0, -3, 4, 0, -1, 2.5, 2.5, -0.25, 8]);
+  return [g.op('Real', [c], { T: a.type('complex64'), Tout: a.type('float32') }), g.op('Imag', [c], { T: a.type('complex64'), Tout: a.type('float32') }), g.op('ComplexAbs', [c], { T: a.type('complex64'), Tout: a.type('float32') })];
+});
+// Cast to complex64 makes (x, 0); from complex64 it keeps the real part.
+C('Cast.to_complex64', (g) => {
+  const c = g.op('Cast', [g.f([2, 3])], { SrcT: a.type('float32'), DstT: a.type('complex64') });
+  return [g.op('Real', [c], { Tout: a.type('float32') }), g.op('Imag', [c], { Tout: a.type('float32') })];
+});
+C('Cast.from_complex64', (g) => g.op('Cast', [g.op('Complex', [g.f([2, 3]), g.f([2, 3])])], { SrcT: a.type('complex64'), DstT: a.type('int32') }));
 
 // ---- logical ----
 for (const op of ['Equal', 'NotEqual', 'Greater', 'GreaterEqual', 'Less', 'LessEqual']) {

@@ -36,6 +36,7 @@ export function values(dtype, shape, { lo, hi, seed = 0 } = {}) {
     return Int32Array.from({ length: n }, (_, i) => l + (h(i) % (u - l + 1)));
   }
   if (dtype === 'bool') return Uint8Array.from({ length: n }, (_, i) => h(i) >>> 31);
+  if (dtype === 'complex64') return values('float32', [...shape, 2], { lo, hi, seed });
   throw new Error(`no generated values for ${dtype}`);
 }
 
@@ -44,6 +45,7 @@ function typed(dtype, vs) {
   if (dtype === 'int32') return Int32Array.from(vs);
   if (dtype === 'bool') return Uint8Array.from(vs, (v) => (v ? 1 : 0));
   if (dtype === 'string') return vs.map(String);
+  if (dtype === 'complex64') return Float32Array.from(vs); // (real, imag) pairs, as TF.js's weights
   throw new Error(`unknown dtype ${dtype}`);
 }
 
@@ -120,7 +122,7 @@ export class Graph {
   /** A weight (Const node). `vals` may be a list, or omitted for generated values. */
   const(dtype, shape, vals, opts = {}) {
     const vs = vals != null ? typed(dtype, vals) : values(dtype, shape, { ...opts, seed: ++this.seed });
-    if (vs.length !== count(shape)) throw new Error(`const of shape [${shape}] given ${vs.length} values`);
+    if (vs.length !== count(shape) * (dtype === 'complex64' ? 2 : 1)) throw new Error(`const of shape [${shape}] given ${vs.length} values`);
     const name = this.node('Const', [], { value: { tensor: { dtype: DT[dtype], tensorShape: a.shape(shape).shape } }, dtype: a.type(dtype) }, opts.name ?? 'c');
     this.weights.push({ name, dtype, shape, values: vs });
     this.dtypes[name] = dtype;
