@@ -1,5 +1,6 @@
 // tfjsi env [--json] [--flag NAME=VALUE]...: backends (available or why not) and every flag.
 // tfjsi env --ops [--json]: every op of TF.js's converter, with the backends that run it natively.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -67,11 +68,15 @@ int print_ops(runtime::Engine& engine, bool json) {
   std::cout << "  yes: the backend's own kernel; cpu: through the cpu kernel; executor: the "
                "executor runs it on any backend; -: no kernel (refused: not run on purpose, "
                "and why)\n";
-  std::cout << "  " << std::left << std::setw(34) << "op" << std::setw(22) << "category";
+  // The op column fits the longest name (SimpleMLLoadModelFromPathWithHandle) plus a space.
+  std::size_t op_width = 2;
+  for (const auto& r : rows) op_width = std::max(op_width, r.op.size() + 1);
+  const int opw = static_cast<int>(op_width);
+  std::cout << "  " << std::left << std::setw(opw) << "op" << std::setw(22) << "category";
   for (const auto& n : names) std::cout << std::setw(9) << n;
   std::cout << '\n';
   for (const auto& r : rows) {
-    std::cout << "  " << std::left << std::setw(34) << r.op << std::setw(22) << r.category;
+    std::cout << "  " << std::left << std::setw(opw) << r.op << std::setw(22) << r.category;
     for (const auto& [b, yes] : r.native) std::cout << std::setw(9) << cell(r, b, yes);
     if (!r.refused.empty()) std::cout << "refused: " << r.refused;
     std::cout << '\n';

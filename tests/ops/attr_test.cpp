@@ -30,7 +30,7 @@ graph::Node node() {
   n.attrs["empty"] = std::vector<float>{};  // an empty JSON list: the importer cannot type it
   n.attrs["dims"] = std::vector<std::int64_t>{1, 2};
   n.attrs["T"] = graph::TypeAttr{"DT_FLOAT"};
-  n.attrs["Tbad"] = graph::TypeAttr{"DT_COMPLEX64"};
+  n.attrs["Tbad"] = graph::TypeAttr{"DT_QINT8"};
   return n;
 }
 
@@ -65,7 +65,7 @@ class AttrTest : public QObject {
     expect_error([&] { ops::attr<ops::Ints>(n, "mode"); },
                  naming("'mode' must be a list of integers"));
     expect_error([&] { ops::attr<DType>(n, "Tbad"); },
-                 naming("'Tbad' has unsupported type DT_COMPLEX64"));
+                 naming("'Tbad' has unsupported type DT_QINT8"));
   }
 
   void defaulted_gives_fallback_only_when_missing() {
