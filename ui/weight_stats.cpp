@@ -63,9 +63,7 @@ WeightStats weight_stats(const HostTensor& t, int bins) {
     case DType::Bool:
       return stats_of(t.values<std::uint8_t>(), bins);
     case DType::Complex64:  // the histogram of its real and imaginary parts
-      return stats_of(std::span<const float>(reinterpret_cast<const float*>(t.buffer->data()),
-                                             2 * static_cast<std::size_t>(t.num_elements())),
-                      bins);
+      return stats_of(t.float_parts(), bins);
     case DType::String: {
       WeightStats s;
       s.count = t.strings ? static_cast<std::int64_t>(t.strings->size()) : 0;

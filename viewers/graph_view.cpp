@@ -1,7 +1,5 @@
 #include "graph_view.h"
 
-#include <imgui.h>
-
 #include <QImage>
 #include <algorithm>
 #include <cmath>
@@ -9,7 +7,6 @@
 
 #include "graph_png.h"
 #include "graph_style.h"
-#include "op_family.h"
 #include "svg_export.h"
 
 namespace tfjsi::viewers {

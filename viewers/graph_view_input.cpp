@@ -1,7 +1,6 @@
 // GraphView's input: what is under the pointer (a box, a group's title bar, an overlay), the
 // mouse (select, drag to pan, double-click to open or close a group, wheel to zoom) and the keys
 // (find, arrows between nodes, zoom and fit).
-#include <imgui.h>
 
 #include <QKeyEvent>
 #include <QMouseEvent>

@@ -6,15 +6,11 @@
 #include <map>
 #include <string_view>
 
+#include "graph_palette.h"
 #include "op_family.h"
 
 namespace tfjsi::viewers {
 namespace {
-
-constexpr std::uint32_t rgb(int r, int g, int b) {
-  return 0xFF000000u | (static_cast<std::uint32_t>(b) << 16) |
-         (static_cast<std::uint32_t>(g) << 8) | static_cast<std::uint32_t>(r);
-}
 
 std::uint32_t mix(std::uint32_t a, std::uint32_t b, float t) {
   std::uint32_t out = 0xFF000000u;
@@ -32,22 +28,23 @@ std::uint32_t known_category_color(const std::string& name) {
   constexpr std::string_view fused = " (fused)";
   if (name.size() > fused.size() && name.ends_with(fused))
     if (std::uint32_t base = known_category_color(name.substr(0, name.size() - fused.size())))
-      return mix(base, rgb(255, 255, 255), 0.55f);
-  if (name == "gl") return rgb(120, 190, 110);       // green
-  if (name == "xnnpack") return rgb(110, 160, 230);  // blue
-  if (name == "cpu") return rgb(240, 160, 80);       // orange
+      return mix(base, palette::rgba(255, 255, 255), 0.55f);
+  if (name == "gl") return palette::rgba(120, 190, 110);       // green
+  if (name == "xnnpack") return palette::rgba(110, 160, 230);  // blue
+  if (name == "cpu") return palette::rgba(240, 160, 80);       // orange
   // fp16 status (the Precision dock): trouble in warm colours, fine in a quiet one.
-  if (name == "overflows") return rgb(215, 60, 60);              // red
-  if (name == "underflows") return rgb(90, 120, 210);            // blue
-  if (name == "error past threshold") return rgb(240, 170, 70);  // amber
-  if (name == "ok") return rgb(175, 205, 175);                   // pale green
+  if (name == "overflows") return palette::rgba(215, 60, 60);              // red
+  if (name == "underflows") return palette::rgba(90, 120, 210);            // blue
+  if (name == "error past threshold") return palette::rgba(240, 170, 70);  // amber
+  if (name == "ok") return palette::rgba(175, 205, 175);                   // pale green
   return 0;
 }
 
 constexpr std::array<std::uint32_t, 10> kPalette = {
-    rgb(230, 120, 150), rgb(170, 130, 220), rgb(100, 200, 200), rgb(220, 200, 90),
-    rgb(180, 140, 100), rgb(150, 150, 150), rgb(240, 110, 90),  rgb(130, 210, 150),
-    rgb(90, 140, 190),  rgb(210, 170, 200)};
+    palette::rgba(230, 120, 150), palette::rgba(170, 130, 220), palette::rgba(100, 200, 200),
+    palette::rgba(220, 200, 90),  palette::rgba(180, 140, 100), palette::rgba(150, 150, 150),
+    palette::rgba(240, 110, 90),  palette::rgba(130, 210, 150), palette::rgba(90, 140, 190),
+    palette::rgba(210, 170, 200)};
 
 }  // namespace
 
@@ -162,9 +159,9 @@ float NodeColouring::scale_pos(double v) const {
 
 std::uint32_t NodeColouring::scale_color(float t) {
   // A sequential scale whose lightness falls steadily, so the order reads in greyscale too.
-  static constexpr std::array<std::uint32_t, 5> stops = {rgb(255, 246, 200), rgb(250, 200, 110),
-                                                         rgb(236, 120, 70), rgb(190, 50, 80),
-                                                         rgb(110, 20, 110)};
+  static constexpr std::array<std::uint32_t, 5> stops = {
+      palette::rgba(255, 246, 200), palette::rgba(250, 200, 110), palette::rgba(236, 120, 70),
+      palette::rgba(190, 50, 80), palette::rgba(110, 20, 110)};
   t = std::clamp(t, 0.0f, 1.0f) * static_cast<float>(stops.size() - 1);
   auto i = std::min(static_cast<std::size_t>(t), stops.size() - 2);
   return mix(stops[i], stops[i + 1], t - static_cast<float>(i));

@@ -30,10 +30,7 @@ int compare_command(std::span<const std::string> argv) {
   opt.backends = args.list_value("backends", "cpu,xnnpack,gl");
   if (opt.backends.empty()) throw UsageError("--backends expects a list such as cpu,xnnpack,gl");
   opt.tolerance = args.positive_value("tolerance", opt.tolerance);
-  const std::string precision = args.value("precision").value_or("fp32");
-  if (precision != "fp32" && precision != "fp16")
-    throw UsageError("--precision expects fp32 or fp16, got '" + precision + "'");
-  opt.precision = precision == "fp16" ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
+  opt.precision = parse_precision(args.value("precision").value_or("fp32"));
   opt.isolate = !args.flag("no-isolate");
   // What the others are measured against: cpu fp32 unless asked ("gl", "gl:fp16", "xnnpack").
   if (auto ref = args.value("reference")) {

@@ -13,16 +13,17 @@ void apply_flags(runtime::Engine& engine, const Args& args) {
   }
 }
 
+runtime::Precision parse_precision(const std::string& text) {
+  if (text != "fp32" && text != "fp16")
+    throw UsageError("--precision expects fp32 or fp16, got '" + text + "'");
+  return text == "fp16" ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
+}
+
 std::unique_ptr<runtime::Engine> make_engine(const Args& args) {
   auto engine = std::make_unique<runtime::Engine>();
   backends::add_all_backends(*engine);
   const auto precision = args.value("precision");
-  if (precision) {
-    if (*precision != "fp32" && *precision != "fp16")
-      throw UsageError("--precision expects fp32 or fp16, got '" + *precision + "'");
-    engine->set_precision(*precision == "fp16" ? runtime::Precision::Fp16
-                                               : runtime::Precision::Fp32);
-  }
+  if (precision) engine->set_precision(parse_precision(*precision));
   // After --precision: a flag named on the command line (gl.float32_enabled) has the last word.
   apply_flags(*engine, args);
   if (args.value("threads")) engine->set_threads(args.int_value("threads", 0, 1, 256));

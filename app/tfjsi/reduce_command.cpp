@@ -53,11 +53,7 @@ analysis::ReduceCondition condition_from(const Args& args) {
       throw UsageError("--tolerance goes with --until diverge:A,B only");
     c.tolerance = args.positive_value("tolerance", c.tolerance);
   }
-  if (const auto p = args.value("precision")) {
-    if (*p != "fp32" && *p != "fp16")
-      throw UsageError("--precision expects fp32 or fp16, got '" + *p + "'");
-    c.precision = *p == "fp16" ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
-  }
+  if (const auto p = args.value("precision")) c.precision = parse_precision(*p);
   return c;
 }
 

@@ -31,13 +31,17 @@ struct Acc {
 std::vector<HostTensor> run_alone(runtime::Engine& engine, runtime::Backend& backend,
                                   const graph::Node& node, const Values& inputs) {
   std::vector<runtime::Tensor> made;
+  // A run of one node: the backend hears that it ended, as after an Executor run (xnnpack's
+  // workers sleep again, gl issues what it kept), and its inputs are freed.
   struct Dispose {
     runtime::Engine& e;
+    runtime::Backend& b;
     std::vector<runtime::Tensor>& t;
     ~Dispose() {
+      b.end_run();
       for (auto& x : t) e.dispose(x);
     }
-  } dispose{engine, made};
+  } dispose{engine, backend, made};
   std::vector<runtime::TensorView> views;
   for (const auto& in : inputs) {
     if (!in) throw ModelError("an input is not a tensor (TensorArray or TensorList)");

@@ -8,10 +8,7 @@ namespace tfjsi::analysis {
 
 bool holds_nonfinite(const HostTensor& t, bool nan) {
   if ((t.dtype != DType::Float32 && t.dtype != DType::Complex64) || !t.buffer) return false;
-  // complex64: either part.
-  const std::span<const float> parts(reinterpret_cast<const float*>(t.buffer->data()),
-                                     t.byte_size() / sizeof(float));
-  for (float v : parts)
+  for (float v : t.float_parts())  // complex64: either part
     if (nan ? std::isnan(v) : std::isinf(v)) return true;
   return false;
 }

@@ -59,6 +59,8 @@ class Search {
 
   // Runs the candidate; remembers it when it holds and is the smallest yet.
   bool holds(const std::vector<int>& nodes, const std::string& phase) {
+    // The linear pass's last round tries again the cuts that failed after its last success.
+    if (failed_.count(nodes)) return false;
     ++steps;
     ReduceStep step{phase, steps, 0, false, best_nodes};
     std::optional<Finding> f;
@@ -80,6 +82,7 @@ class Search {
     }
     step.smallest = best_nodes;
     if (options_.on_step) options_.on_step(step);
+    if (!step.holds) failed_.insert(nodes);
     return step.holds;
   }
 
@@ -92,6 +95,7 @@ class Search {
   int best_nodes = 0;
 
  private:
+  std::set<std::vector<int>> failed_;
   runtime::Engine& engine_;
   const graph::Graph& graph_;
   const Recording& rec_;

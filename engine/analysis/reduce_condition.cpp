@@ -72,8 +72,9 @@ class Recorder final : public runtime::Observer {
   bool keep_, stop_early_;
 };
 
+// Float32, or complex64 whose parts tensor_stats counts.
 bool is_float(const std::optional<HostTensor>& t) {
-  return t && t->dtype == DType::Float32 && t->buffer;
+  return t && (t->dtype == DType::Float32 || t->dtype == DType::Complex64) && t->buffer;
 }
 
 // The output of `outs` that shows an overflow or a non-finite value; -1 if none.

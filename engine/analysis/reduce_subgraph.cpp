@@ -99,20 +99,13 @@ ordered_json SubgraphMaker::node_json(const graph::Node& n) const {
   ordered_json attrs = ordered_json::object();
   if (n.op == "Const" && n.value) {
     // The data goes to the weights manifest, as the converter writes a Const.
-    const std::string type = graph::tf_type_name(n.value->dtype);
+    const std::string type(tfjsi::tf_name(n.value->dtype));
     attrs["dtype"] = {{"type", type}};
     attrs["value"] = {
         {"tensor",
          {{"dtype", type}, {"tensorShape", graph::shape_to_json({true, n.value->shape})}}}};
   } else {
-    for (const auto& [key, v] : n.attrs) {
-      try {
-        attrs[key] = graph::attr_to_json(v);
-      } catch (const ModelError& e) {
-        throw ModelError("node '" + n.name + "' (" + n.op + "): attribute '" + key +
-                         "': " + e.what());
-      }
-    }
+    for (const auto& [key, v] : n.attrs) attrs[key] = graph::attr_to_json(v);
   }
   if (!attrs.empty()) j["attr"] = attrs;
   return j;
@@ -155,7 +148,7 @@ Subgraph SubgraphMaker::make(const std::vector<int>& keep, const RecordedValues&
     placeholders.push_back({{"name", name},
                             {"op", "Placeholder"},
                             {"attr",
-                             {{"dtype", {{"type", graph::tf_type_name(value.dtype)}}},
+                             {{"dtype", {{"type", std::string(tfjsi::tf_name(value.dtype))}}},
                               {"shape", {{"shape", graph::shape_to_json({true, value.shape})}}}}}});
     s.inputs.push_back({name, value});
     return cut_names.emplace(std::make_pair(ref.node, ref.output), name).first->second;

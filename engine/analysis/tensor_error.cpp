@@ -28,9 +28,7 @@ TensorError tensor_error(const HostTensor& ref, const HostTensor& test) {
     return e;
   }
   // complex64: the real and imaginary parts are compared as floats, each against its own.
-  const std::size_t parts = static_cast<std::size_t>(e.count) * (element_size(ref.dtype) / 4);
-  const std::span<const float> r(reinterpret_cast<const float*>(ref.buffer->data()), parts);
-  const std::span<const float> t(reinterpret_cast<const float*>(test.buffer->data()), parts);
+  const std::span<const float> r = ref.float_parts(), t = test.float_parts();
   for (std::size_t i = 0; i < r.size(); ++i) {
     const float x = r[i], y = t[i];
     if (std::isnan(y)) ++e.nan;

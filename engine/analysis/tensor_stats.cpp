@@ -72,9 +72,7 @@ TensorStats tensor_stats(const HostTensor& t) {
       break;
     case DType::Complex64:
       s.count = 2 * s.count;
-      accumulate(std::span<const float>(reinterpret_cast<const float*>(t.buffer->data()),
-                                        static_cast<std::size_t>(s.count)),
-                 s);
+      accumulate(t.float_parts(), s);
       break;
     case DType::String:
       break;

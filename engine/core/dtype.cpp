@@ -4,11 +4,16 @@ namespace tfjsi {
 
 std::string_view to_string(DType dtype) {
   switch (dtype) {
-    case DType::Float32: return "float32";
-    case DType::Int32: return "int32";
-    case DType::Bool: return "bool";
-    case DType::String: return "string";
-    case DType::Complex64: return "complex64";
+    case DType::Float32:
+      return "float32";
+    case DType::Int32:
+      return "int32";
+    case DType::Bool:
+      return "bool";
+    case DType::String:
+      return "string";
+    case DType::Complex64:
+      return "complex64";
   }
   return "?";
 }
@@ -32,6 +37,22 @@ std::optional<DType> dtype_from_tf(std::string_view t) {
   if (t == "DT_STRING") return DType::String;
   if (t == "DT_COMPLEX64" || t == "DT_COMPLEX128") return DType::Complex64;
   return std::nullopt;
+}
+
+std::string_view tf_name(DType dtype) {
+  switch (dtype) {
+    case DType::Float32:
+      return "DT_FLOAT";
+    case DType::Int32:
+      return "DT_INT32";
+    case DType::Bool:
+      return "DT_BOOL";
+    case DType::String:
+      return "DT_STRING";
+    case DType::Complex64:
+      return "DT_COMPLEX64";
+  }
+  return "DT_INVALID";
 }
 
 }  // namespace tfjsi

@@ -23,15 +23,21 @@ std::optional<DType> dtype_from_string(std::string_view name);
 // A TensorFlow DataType enum name ("DT_FLOAT", "DT_INT64", ...) narrowed the way TF.js does;
 // nullopt for types TF.js cannot hold (DT_RESOURCE, DT_VARIANT, ...).
 std::optional<DType> dtype_from_tf(std::string_view tf_name);
+// The TensorFlow DataType enum name a GraphDef writes for dtype ("DT_FLOAT", "DT_COMPLEX64", ...).
+std::string_view tf_name(DType dtype);
 
 // Bytes per element; 0 for String (strings are stored as a list, not a flat buffer).
 constexpr std::size_t element_size(DType dtype) {
   switch (dtype) {
     case DType::Float32:
-    case DType::Int32: return 4;
-    case DType::Bool: return 1;
-    case DType::String: return 0;
-    case DType::Complex64: return 8;
+    case DType::Int32:
+      return 4;
+    case DType::Bool:
+      return 1;
+    case DType::String:
+      return 0;
+    case DType::Complex64:
+      return 8;
   }
   return 0;
 }

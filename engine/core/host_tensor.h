@@ -34,7 +34,7 @@ struct HostTensor {
   std::size_t byte_size() const;  // data bytes (strings: sum of their lengths)
 
   // Typed views. T must match the dtype's storage: float (Float32), int32_t (Int32),
-  // uint8_t (Bool).
+  // uint8_t (Bool), std::complex<float> (Complex64).
   template <class T>
   std::span<const T> values() const {
     return {reinterpret_cast<const T*>(buffer->data()), static_cast<std::size_t>(num_elements())};
@@ -42,6 +42,12 @@ struct HostTensor {
   template <class T>
   std::span<T> mutable_values() {
     return {reinterpret_cast<T*>(buffer->mutable_data()), static_cast<std::size_t>(num_elements())};
+  }
+  // The float32 values, for Float32 and Complex64 (its real and imaginary parts in turn, two per
+  // element): what statistics and error checks read of either.
+  std::span<const float> float_parts() const {
+    return {reinterpret_cast<const float*>(buffer->data()),
+            static_cast<std::size_t>(num_elements()) * (dtype == DType::Complex64 ? 2 : 1)};
   }
 };
 

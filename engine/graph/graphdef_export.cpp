@@ -1,9 +1,8 @@
 #include "graph/graphdef_export.h"
 
 #include <cmath>
+#include <complex>
 #include <type_traits>
-
-#include "core/error.h"
 
 namespace tfjsi::graph {
 namespace {
@@ -42,7 +41,7 @@ ordered_json float_json(float f) {
 
 ordered_json tensor_to_json(const HostTensor& t) {
   ordered_json j;
-  j["dtype"] = tf_type_name(t.dtype);
+  j["dtype"] = tf_name(t.dtype);
   PartialShape shape{true, t.shape};
   j["tensorShape"] = shape_to_json(shape);
   ordered_json vals = ordered_json::array();
@@ -63,25 +62,18 @@ ordered_json tensor_to_json(const HostTensor& t) {
       for (const auto& s : *t.strings) vals.push_back(base64(s));
       j["stringVal"] = vals;
       break;
+    case DType::Complex64:  // the parts in turn, as attr_decode reads them
+      for (const auto& v : t.values<std::complex<float>>()) {
+        vals.push_back(float_json(v.real()));
+        vals.push_back(float_json(v.imag()));
+      }
+      j["scomplexVal"] = vals;
+      break;
   }
   return j;
 }
 
 }  // namespace
-
-std::string tf_type_name(DType dtype) {
-  switch (dtype) {
-    case DType::Float32:
-      return "DT_FLOAT";
-    case DType::Int32:
-      return "DT_INT32";
-    case DType::Bool:
-      return "DT_BOOL";
-    case DType::String:
-      return "DT_STRING";
-  }
-  return "DT_INVALID";
-}
 
 nlohmann::ordered_json shape_to_json(const PartialShape& shape) {
   ordered_json j = ordered_json::object();

@@ -11,15 +11,11 @@
 
 namespace tfjsi::graph {
 
-// "DT_FLOAT", "DT_INT32", "DT_BOOL", "DT_STRING".
-std::string tf_type_name(DType dtype);
-
 // TensorShapeProto: {"dim": [{"size": "1"}, ...]}, {"unknownRank": true}; -1 for unknown dims.
 nlohmann::ordered_json shape_to_json(const PartialShape& shape);
 
 // One AttrValue ({"i": "3"}, {"list": {"s": [...]}}, ...). Tensor values are written with their
-// data inline (floatVal, intVal, boolVal, stringVal). Throws ModelError for a form TF.js cannot
-// read back.
+// data inline (floatVal, intVal, boolVal, stringVal, scomplexVal).
 nlohmann::ordered_json attr_to_json(const AttrValue& value);
 
 // How a GraphDef names output `output` of node `name`: "name" for output 0, else "name:K".

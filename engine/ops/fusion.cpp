@@ -18,58 +18,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// The epilogue, or the reason TF.js would not run the node (read_attr's checks included: a
-// fused_ops or num_args of another form throws from attr<T>, as every kernel's attributes do).
-struct Parsed {
-  FusedEpilogue epilogue;
-  std::string error;
-};
-
-Parsed parse(const graph::Node& node, std::size_t num_inputs) {
-  Parsed p;
-  FusedEpilogue& e = p.epilogue;
-  const Strings fused = attr<Strings>(node, "fused_ops", {});
-  const std::int64_t have = static_cast<std::int64_t>(num_inputs) - 2;
-  const std::int64_t num_args = attr<std::int64_t>(node, "num_args", have);
-  if (num_args < 0 || num_args != have) {
-    p.error = "num_args is " + std::to_string(num_args) + " but the node has " +
-              std::to_string(num_inputs) + " inputs";
-    return p;
-  }
-  // TF.js reads fused_ops as [extra op, activation]; it supports BiasAdd and no FusedBatchNorm.
-  if (fused.size() > 2) {
-    p.error = "fused_ops lists more than two ops";
-    return p;
-  }
-  if (fused.empty()) {
-    if (num_args != 0) p.error = "extra inputs given but fused_ops is empty";
-    return p;
-  }
-  const std::string first = lower(fused[0]);
-  if (first == "fusedbatchnorm") {
-    p.error = "fused FusedBatchNorm is not supported (TF.js does not support it either)";
-    return p;
-  }
-  if (first != "biasadd") {
-    p.error = "fused op '" + fused[0] + "' is not supported (expected BiasAdd first)";
-    return p;
-  }
-  e.bias = true;
-  const std::optional<Activation> act = fused_activation(fused.size() > 1 ? fused[1] : "");
-  if (!act) {
-    p.error = "fused activation '" + fused[1] + "' is not supported";
-    return p;
-  }
-  e.activation = *act;
-  if (num_args != static_cast<std::int64_t>(e.extra_inputs())) {
-    p.error = "fused BiasAdd" + std::string(e.prelu() ? " and Prelu" : "") + " needs " +
-              std::to_string(e.extra_inputs()) + " extra inputs, got " + std::to_string(num_args);
-    return p;
-  }
-  e.leaky_alpha = attr<float>(node, "leakyrelu_alpha", 0.2f);
-  return p;
-}
-
 }  // namespace
 
 std::optional<Activation> fused_activation(std::string_view name) {
@@ -84,20 +32,54 @@ std::optional<Activation> fused_activation(std::string_view name) {
   return std::nullopt;
 }
 
+// Attributes of another form (fused_ops not a list of strings, ...) throw from attr<T>, as every
+// kernel's attributes do.
 FusedEpilogue fused_epilogue(const graph::Node& node, std::size_t num_inputs) {
-  Parsed p = parse(node, num_inputs);
-  if (!p.error.empty()) throw ModelError("node '" + node.name + "' (" + node.op + "): " + p.error);
-  return p.epilogue;
+  const auto fail = [&](const std::string& why) {
+    throw ModelError("node '" + node.name + "' (" + node.op + "): " + why);
+  };
+  FusedEpilogue e;
+  const Strings fused = attr<Strings>(node, "fused_ops", {});
+  const std::int64_t have = static_cast<std::int64_t>(num_inputs) - 2;
+  const std::int64_t num_args = attr<std::int64_t>(node, "num_args", have);
+  if (num_args < 0 || num_args != have)
+    fail("num_args is " + std::to_string(num_args) + " but the node has " +
+         std::to_string(num_inputs) + " inputs");
+  // TF.js reads fused_ops as [extra op, activation]; it supports BiasAdd and no FusedBatchNorm.
+  if (fused.size() > 2) fail("fused_ops lists more than two ops");
+  if (fused.empty()) {
+    if (num_args != 0) fail("extra inputs given but fused_ops is empty");
+    return e;
+  }
+  const std::string first = lower(fused[0]);
+  if (first == "fusedbatchnorm")
+    fail("fused FusedBatchNorm is not supported (TF.js does not support it either)");
+  if (first != "biasadd")
+    fail("fused op '" + fused[0] + "' is not supported (expected BiasAdd first)");
+  e.bias = true;
+  const std::optional<Activation> act = fused_activation(fused.size() > 1 ? fused[1] : "");
+  if (!act) fail("fused activation '" + fused[1] + "' is not supported");
+  e.activation = *act;
+  if (num_args != static_cast<std::int64_t>(e.extra_inputs()))
+    fail("fused BiasAdd" + std::string(e.prelu() ? " and Prelu" : "") + " needs " +
+         std::to_string(e.extra_inputs()) + " extra inputs, got " + std::to_string(num_args));
+  e.leaky_alpha = attr<float>(node, "leakyrelu_alpha", 0.2f);
+  return e;
 }
 
 std::optional<FusedEpilogue> try_fused_epilogue(const graph::Node& node, std::size_t num_inputs) {
   try {
-    Parsed p = parse(node, num_inputs);
-    if (!p.error.empty()) return std::nullopt;
-    return p.epilogue;
+    return fused_epilogue(node, num_inputs);
   } catch (const ModelError&) {
     return std::nullopt;
   }
+}
+
+std::optional<Activation> activation_node(const graph::Node& act) {
+  const std::optional<Activation> a = fused_activation(act.op);
+  if (!a || *a == Activation::None) return std::nullopt;
+  if (act.inputs.size() != (*a == Activation::Prelu ? 2u : 1u)) return std::nullopt;
+  return a;
 }
 
 std::string_view fused_form(std::string_view op) {
@@ -124,14 +106,14 @@ std::optional<graph::Node> fuse_bias(const graph::Node& producer, const graph::T
 
 std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph::Node& act) {
   if (!has_fused_epilogue(fused.op)) return std::nullopt;
-  const std::optional<Activation> a = fused_activation(act.op);
-  if (!a || *a == Activation::None) return std::nullopt;
+  const std::optional<Activation> a = activation_node(act);
+  if (!a) return std::nullopt;
   const bool prelu = *a == Activation::Prelu;
-  if (act.inputs.size() != (prelu ? 2u : 1u)) return std::nullopt;
-  const Strings fused_ops = attr<Strings>(fused, "fused_ops", {});
-  if (fused_ops.size() != 1 || lower(fused_ops[0]) != "biasadd") return std::nullopt;
+  // Only a fused node with a bias and no activation yet takes one.
+  const auto e = try_fused_epilogue(fused, fused.inputs.size());
+  if (!e || !e->bias || e->activation != Activation::None) return std::nullopt;
   graph::Node out = fused;
-  out.attrs["fused_ops"] = std::vector<std::string>{fused_ops[0], act.op};
+  out.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", act.op};
   if (*a == Activation::LeakyRelu) out.attrs["leakyrelu_alpha"] = attr<float>(act, "alpha", 0.2f);
   if (prelu) {
     out.attrs["num_args"] = std::int64_t{2};

@@ -45,6 +45,10 @@ std::optional<FusedEpilogue> try_fused_epilogue(const graph::Node& node, std::si
 
 // ---- fusion rules ----
 
+// The activation `act` applies when it is an activation node a fused kernel can take over (an
+// op fused_activation names, with one input, or two for Prelu's alpha); nullopt otherwise.
+std::optional<Activation> activation_node(const graph::Node& act);
+
 // The fused form of a convolution or product (Conv2D -> _FusedConv2D, DepthwiseConv2dNative and
 // DepthwiseConv2d -> FusedDepthwiseConv2dNative, MatMul -> _FusedMatMul); "" for other ops.
 std::string_view fused_form(std::string_view op);

@@ -59,6 +59,14 @@ struct Availability {
 };
 
 // What the executor passes to every kernel call.
+// Hands every worker of `pool` an empty command with the flag that lets it sleep afterwards:
+// workers that spin take it at once, and then stop spinning.
+inline void park_workers(pthreadpool_t pool) {
+  pthreadpool_parallelize_1d(
+      pool, [](void*, std::size_t) {}, nullptr, pthreadpool_get_threads_count(pool),
+      PTHREADPOOL_FLAG_YIELD_WORKERS);
+}
+
 struct RunContext {
   pthreadpool_t pool = nullptr;  // the Engine's thread pool
   const Flags& flags;

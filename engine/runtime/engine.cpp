@@ -152,9 +152,7 @@ pthreadpool_t Engine::pool() {
     // New workers spin for their first command (about 25 ms of a core each), and a model that
     // never shares its work would pay for that spin on a busy machine: one empty command that
     // lets them sleep ends it at once.
-    if (pool_ && n > 1)
-      pthreadpool_parallelize_1d(
-          pool_, [](void*, std::size_t) {}, nullptr, n, PTHREADPOOL_FLAG_YIELD_WORKERS);
+    if (pool_ && n > 1) park_workers(pool_);
   }
   return pool_;
 }

@@ -121,24 +121,21 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
       throw ModelError("node '" + node.name + "' (" + node.op + ") is " + std::string(*why));
     if (fed[i] || is_executor_op(node.op)) {
       p.executor_op = true;
-    } else if (&active != &cpu && reads_or_makes_complex(graph, node) && cpu.supports(node)) {
-      // Only cpu's kernels take (real, imag) pairs; gl has no texture for them and XNNPACK no
-      // operator.
-      p.backend = &cpu;
-      p.fallback = true;
-      plan.fallbacks.push_back({node.name, node.op,
-                                "op '" + node.op + "' (node '" + node.name +
-                                    "') reads or makes complex64 tensors, which backend '" +
-                                    plan.backend + "' does not hold; it runs on cpu"});
-    } else if (active.supports_inputs(node, input_infos(graph, node))) {
+    } else if (const bool complex = &active != &cpu && reads_or_makes_complex(graph, node);
+               !complex && active.supports_inputs(node, input_infos(graph, node))) {
       p.backend = &active;
     } else if (&active != &cpu && cpu.supports(node)) {
+      // Only cpu's kernels take complex64 (real, imag) pairs: gl has no texture for them and
+      // XNNPACK no operator.
       p.backend = &cpu;
       p.fallback = true;
-      plan.fallbacks.push_back({node.name, node.op,
-                                "op '" + node.op + "' (node '" + node.name +
-                                    "') cannot be handled by backend '" + plan.backend +
-                                    "'; it runs on cpu"});
+      plan.fallbacks.push_back(
+          {node.name, node.op,
+           "op '" + node.op + "' (node '" + node.name + "') " +
+               (complex ? "reads or makes complex64 tensors, which backend '" + plan.backend +
+                              "' does not hold"
+                        : "cannot be handled by backend '" + plan.backend + "'") +
+               "; it runs on cpu"});
     } else {
       unsupported[node.op].push_back(node.name);
     }

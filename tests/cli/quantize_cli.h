@@ -1,5 +1,5 @@
-// What the two `tfjsi quantize` suites share: running tfjsi where it must succeed, and paths as
-// QStrings for its arguments.
+// What the suites of `tfjsi quantize` and `tfjsi reduce` share: running tfjsi where it must
+// succeed, and paths as QStrings for its arguments.
 #pragma once
 
 #include <QString>
@@ -13,8 +13,8 @@
 namespace tfjsi::test {
 
 // run_tfjsi with a long timeout; a crash or a non-zero exit throws with tfjsi's stderr.
-inline ProcessResult tfjsi_ok(const QStringList& args) {
-  auto r = run_tfjsi(args, 600000);
+inline ProcessResult tfjsi_ok(const QStringList& args, int timeout_ms = 600000) {
+  auto r = run_tfjsi(args, timeout_ms);
   if (r.crashed || r.exit_code != 0)
     throw std::runtime_error("tfjsi " + args.join(' ').toStdString() + " failed (exit " +
                              std::to_string(r.exit_code) + "): " + r.err.toStdString());

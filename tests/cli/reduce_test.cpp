@@ -9,17 +9,15 @@
 #include <fstream>
 
 #include "io/npy.h"
+#include "quantize_cli.h"
 #include "support/test_support.h"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
+using tfjsi::test::q;
 using tfjsi::test::run_tfjsi;
 
 namespace {
-
-QString q(const fs::path& p) {
-  return QString::fromStdString(p.string());
-}
 
 json read_json(const fs::path& p) {
   std::ifstream in(p);
@@ -28,11 +26,7 @@ json read_json(const fs::path& p) {
 }
 
 tfjsi::test::ProcessResult tfjsi_ok(const QStringList& args) {
-  auto r = run_tfjsi(args, 900000);
-  if (r.crashed || r.exit_code != 0)
-    throw std::runtime_error("tfjsi " + args.join(' ').toStdString() + " failed (exit " +
-                             std::to_string(r.exit_code) + "): " + r.err.toStdString());
-  return r;
+  return tfjsi::test::tfjsi_ok(args, 900000);
 }
 
 // `tfjsi reduce MODEL --until CONDITION --out OUT --json EXTRA...`; checks what --json and the
@@ -66,6 +60,18 @@ QStringList feeds(const fs::path& out) {
       << QString::fromStdString(in["name"].get<std::string>() + "=" +
                                 (out / in["file"].get<std::string>()).string());
   return f;
+}
+
+// The node check-fp16 (emulated, no fixing runs) names as the first to overflow fp16 in `model`
+// fed `extra`; throws when it names none.
+std::string first_overflow(const fs::path& model, const QStringList& extra = {}) {
+  const json j =
+      tfjsi_ok(QStringList{"check-fp16", q(model), "--no-gl", "--max-fix-runs", "0", "--json"}
+               << extra)
+          .json();
+  if (!j["first_overflow"].is_string())
+    throw std::runtime_error("check-fp16 names no overflow in " + model.string());
+  return j["first_overflow"];
 }
 
 struct Node {
@@ -125,21 +131,14 @@ class ReduceTest : public QObject {
   // in TF.js.
   void fp16OverflowBlazeposeDetector() {
     const fs::path model = tfjsi::test::corpus_model("blazepose-detector");
-    const json whole =
-        tfjsi_ok({"check-fp16", q(model), "--no-gl", "--max-fix-runs", "0", "--json"}).json();
-    QVERIFY(whole["first_overflow"].is_string());
-    const std::string first = whole["first_overflow"];
+    const std::string first = first_overflow(model);
     tfjsi::test::TempDir tmp;
     const json r = reduce(model, "fp16-overflow", tmp.path);
     QCOMPARE(r["culprit"].get<std::string>(), first);
     QCOMPARE(r["condition"].get<std::string>(), std::string("fp16-overflow"));
     QVERIFY2(r["nodes_after"].get<double>() <= 0.05 * r["nodes_before"].get<double>(),
              r.dump().c_str());
-    const json again =
-        tfjsi_ok(QStringList{"check-fp16", q(tmp.path), "--no-gl", "--max-fix-runs", "0", "--json"}
-                 << feeds(tmp.path))
-            .json();
-    QCOMPARE(again["first_overflow"].get<std::string>(), first);
+    QCOMPARE(first_overflow(tmp.path, feeds(tmp.path)), first);
     expect_reproduced(repro(tmp.path), first);
   }
 
@@ -147,18 +146,12 @@ class ReduceTest : public QObject {
   // loadGraphModel: the lowered nodes are written as GraphDef JSON.
   void fp16OverflowLayersModel() {
     const fs::path model = layers_model("fp16_overflow");
-    const json whole =
-        tfjsi_ok({"check-fp16", q(model), "--no-gl", "--max-fix-runs", "0", "--json"}).json();
-    const std::string first = whole["first_overflow"];
+    const std::string first = first_overflow(model);
     tfjsi::test::TempDir tmp;
     const json r = reduce(model, "fp16-overflow", tmp.path);
     QCOMPARE(r["culprit"].get<std::string>(), first);
     QVERIFY2(r["nodes_after"].get<int>() < r["nodes_before"].get<int>(), r.dump().c_str());
-    const json again =
-        tfjsi_ok(QStringList{"check-fp16", q(tmp.path), "--no-gl", "--max-fix-runs", "0", "--json"}
-                 << feeds(tmp.path))
-            .json();
-    QCOMPARE(again["first_overflow"].get<std::string>(), first);
+    QCOMPARE(first_overflow(tmp.path, feeds(tmp.path)), first);
     expect_reproduced(repro(tmp.path), first);
   }
 

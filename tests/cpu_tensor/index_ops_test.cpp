@@ -70,16 +70,6 @@ std::vector<float> naive_einsum(const std::string& equation, const std::vector<H
   return {acc.begin(), acc.end()};
 }
 
-// The ModelError's message (empty when nothing was thrown).
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ModelError& e) {
-    return e.what();
-  }
-  return {};
-}
-
 }  // namespace
 
 class IndexOpsTest : public QObject {

@@ -23,17 +23,6 @@ HostTensor to_dense(HostTensor shape, HostTensor values, HostTensor dflt,
   return out.at(0);
 }
 
-// The message of the ModelError `f` throws ("" when it does not throw).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ModelError& e) {
-    return e.what();
-  }
-  return {};
-}
-
 }  // namespace
 
 class RaggedTest : public QObject {

@@ -15,6 +15,16 @@
 
 namespace tfjsi::test::tensor {
 
+// The message of the ModelError `f` throws ("" when it does not throw).
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ModelError& e) {
+    return e.what();
+  }
+  return {};
+}
+
 inline HostTensor f32(Shape shape, std::vector<float> v) {
   HostTensor t = HostTensor::zeros(DType::Float32, std::move(shape));
   if (static_cast<std::int64_t>(v.size()) != t.num_elements())

@@ -10,7 +10,6 @@
 
 #include "expect_error.h"
 #include "graph/ir.h"
-#include "ops/attr.h"
 #include "ops/fusion.h"
 
 using namespace tfjsi;

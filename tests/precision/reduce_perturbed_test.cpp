@@ -8,6 +8,7 @@
 #include "backends/gl/gl_backend.h"
 #include "backends/xnnpack/xnnpack_backend.h"
 #include "graph/build.h"
+#include "io/deterministic_input.h"
 #include "io/npy.h"
 #include "model/bundle.h"
 #include "support/perturbed_backend.h"
@@ -17,17 +18,11 @@ using namespace tfjsi;
 
 namespace {
 
+// The deterministic inputs of DESIGN.md (float32), as tfjsi feeds a model given none.
 runtime::NamedTensors generated_inputs(const graph::Graph& g) {
   runtime::NamedTensors in;
-  for (const auto& e : g.inputs) {
-    Shape shape;
-    for (auto d : e.shape.dims) shape.push_back(d < 0 ? 1 : d);
-    HostTensor t = HostTensor::zeros(DType::Float32, shape);
-    auto v = t.mutable_values<float>();
-    for (std::size_t i = 0; i < v.size(); ++i)
-      v[i] = static_cast<float>(static_cast<std::uint32_t>(i * 2654435761u)) / 4294967296.f;
-    in.emplace(e.name, std::move(t));
-  }
+  for (const auto& e : g.inputs)
+    in.emplace(e.name, io::deterministic_tensor(DType::Float32, io::default_shape(e.shape)));
   return in;
 }
 

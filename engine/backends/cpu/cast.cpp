@@ -9,9 +9,11 @@
 
 namespace tfjsi::cpu::tensor_ops {
 
+std::vector<HostTensor> Real(const KernelContext& ctx);  // spectral.cpp
+
 std::vector<HostTensor> Cast(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
-  if (ctx.inputs[0].dtype == DType::String) input(ctx, 0);  // refused there, with its message
+  if (ctx.inputs[0].dtype == DType::String) fail(ctx, "input 0 is a string tensor");
   const HostTensor& x = ctx.inputs[0];
   if (!x.buffer) fail(ctx, "input 0 has no data");
   const DType to = ops::attr<DType>(ctx.node, "DstT", x.dtype);
@@ -26,13 +28,7 @@ std::vector<HostTensor> Cast(const KernelContext& ctx) {
     for (std::size_t k = 0; k < o.size(); ++k) o[k] = {r[k], 0.0f};
     return {out};
   }
-  if (x.dtype == DType::Complex64) {
-    HostTensor re = HostTensor::uninitialized(DType::Float32, x.shape);
-    const auto v = x.values<std::complex<float>>();
-    auto o = re.mutable_values<float>();
-    for (std::size_t k = 0; k < o.size(); ++k) o[k] = v[k].real();
-    return {convert(re, to)};
-  }
+  if (x.dtype == DType::Complex64) return {convert(Real(ctx)[0], to)};
   return {convert(x, to)};
 }
 

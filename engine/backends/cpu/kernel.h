@@ -13,9 +13,9 @@
 namespace tfjsi::cpu {
 
 struct KernelContext {
-  const graph::Node& node;              // op, attributes, name (for error messages)
-  std::span<const HostTensor> inputs;   // the node's data inputs, in order
-  pthreadpool_t pool = nullptr;         // for parallel loops; may be null (run inline)
+  const graph::Node& node;             // op, attributes, name (for error messages)
+  std::span<const HostTensor> inputs;  // the node's data inputs, in order
+  pthreadpool_t pool = nullptr;        // for parallel loops; may be null (run inline)
 };
 
 // Returns one HostTensor per node output, freshly allocated (HostTensor::zeros) or sharing an
@@ -33,10 +33,10 @@ std::span<const KernelEntry> kernel_registry();
 // The kernel for `op`, or nullptr.
 Kernel find_kernel(std::string_view op);
 
-// Whether op's kernel takes complex64 inputs. The others were written for float32, int32, bool
-// and strings; refuse_complex throws ModelError naming the node and the input when one of them
-// meets a complex64 tensor, before its kernel could read the pairs as something else.
-bool takes_complex(std::string_view op);
+// Most kernels were written for float32, int32, bool and strings: refuse_complex throws
+// ModelError naming the node and the input when one of those meets a complex64 tensor, before
+// its kernel could read the pairs as something else (the complex ops, Cast and the reshaping
+// ops take them).
 void refuse_complex(const graph::Node& node, std::span<const HostTensor> inputs);
 
 }  // namespace tfjsi::cpu

@@ -45,12 +45,6 @@ Shape checked_shape(const KernelContext& ctx, const Shape& s) {
   return s;
 }
 
-std::int64_t product(const Shape& s, std::size_t from) {
-  std::int64_t n = 1;
-  for (std::size_t k = from; k < s.size(); ++k) n *= s[k];
-  return n;
-}
-
 }  // namespace
 
 // Inputs: params_nested_splits (one or more), params_dense_values, indices. Outputs: the gathered
@@ -137,7 +131,7 @@ std::vector<HostTensor> RaggedGather(const KernelContext& ctx) {
   Shape vshape = values.shape;
   vshape[0] = total;
   HostTensor v = HostTensor::zeros(values.dtype, checked_shape(ctx, vshape));
-  const std::int64_t row = product(values.shape, 1);
+  const std::int64_t row = num_elements(std::span(values.shape).subspan(1));
   std::int64_t at = 0;
   for (const auto& [b, e] : slices) {
     copy_elements(values, b * row, v, at * row, (e - b) * row);
@@ -251,7 +245,7 @@ class RaggedToDense {
 
     HostTensor out = HostTensor::uninitialized(values.dtype, out_shape);
     const Shape element(out_shape.begin() + ragged_rank_ + 1, out_shape.end());
-    const std::int64_t ves = product(element, 0);
+    const std::int64_t ves = num_elements(element);
     if (out.num_elements() == 0 || ves == 0) return out;
     const HostTensor fill = default_element(element);
     for (std::int64_t r = 0, rows = out.num_elements() / ves; r < rows; ++r)

@@ -16,7 +16,6 @@ namespace {
 const HostTensor& data_input(const KernelContext& ctx) {
   const HostTensor& t = ctx.inputs[0];
   if (t.dtype == DType::String) nn::fail(ctx.node, "string tensors are not supported");
-  if (t.dtype == DType::Complex64) nn::fail(ctx.node, "complex64 tensors are not supported");
   if (!t.buffer || t.buffer->size() < t.byte_size()) nn::fail(ctx.node, "input has no data");
   return t;
 }

@@ -88,11 +88,15 @@ std::vector<Cx> transform(const std::vector<Cx>& x, bool inverse) {
   return y;
 }
 
+// Rows of n values handed to a pool worker at a time: about 4096 values' worth.
+std::int64_t row_grain(std::int64_t n) {
+  return std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(n, 1));
+}
+
 // Every row of `rows` x `n` values in `src` transformed into `dst`, rows in parallel.
 void transform_rows(const KernelContext& ctx, const Cx* src, Cx* dst, std::int64_t rows,
                     std::int64_t n, bool inverse) {
-  const std::int64_t grain = std::max<std::int64_t>(1, 4096 / std::max<std::int64_t>(n, 1));
-  parallel_for(ctx.pool, rows, grain, [&](std::int64_t begin, std::int64_t end) {
+  parallel_for(ctx.pool, rows, row_grain(n), [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
       const std::vector<Cx> row(src + r * n, src + (r + 1) * n);
       const std::vector<Cx> y = transform(row, inverse);
@@ -117,6 +121,18 @@ std::vector<HostTensor> fft(const KernelContext& ctx, bool inverse) {
   return {out};
 }
 
+// A float32 tensor of f(z) for every value z of the one complex64 input.
+template <class F>
+std::vector<HostTensor> per_element(const KernelContext& ctx, F f) {
+  require_inputs(ctx, 1, 1);
+  const HostTensor& x = complex_input(ctx, 0);
+  HostTensor out = HostTensor::uninitialized(DType::Float32, x.shape);
+  const auto v = x.values<Cx>();
+  auto o = out.mutable_values<float>();
+  for (std::size_t k = 0; k < o.size(); ++k) o[k] = f(v[k]);
+  return {out};
+}
+
 }  // namespace
 
 // Complex(real, imag): shapes must be equal, as TF.js's complex() asserts.
@@ -135,23 +151,11 @@ std::vector<HostTensor> Complex(const KernelContext& ctx) {
 }
 
 std::vector<HostTensor> Real(const KernelContext& ctx) {
-  require_inputs(ctx, 1, 1);
-  const HostTensor& x = complex_input(ctx, 0);
-  HostTensor out = HostTensor::uninitialized(DType::Float32, x.shape);
-  const auto v = x.values<Cx>();
-  auto o = out.mutable_values<float>();
-  for (std::size_t k = 0; k < o.size(); ++k) o[k] = v[k].real();
-  return {out};
+  return per_element(ctx, [](Cx z) { return z.real(); });
 }
 
 std::vector<HostTensor> Imag(const KernelContext& ctx) {
-  require_inputs(ctx, 1, 1);
-  const HostTensor& x = complex_input(ctx, 0);
-  HostTensor out = HostTensor::uninitialized(DType::Float32, x.shape);
-  const auto v = x.values<Cx>();
-  auto o = out.mutable_values<float>();
-  for (std::size_t k = 0; k < o.size(); ++k) o[k] = v[k].imag();
-  return {out};
+  return per_element(ctx, [](Cx z) { return z.imag(); });
 }
 
 std::vector<HostTensor> Abs(const KernelContext& ctx);
@@ -160,13 +164,8 @@ std::vector<HostTensor> Abs(const KernelContext& ctx);
 std::vector<HostTensor> ComplexAbs(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
   if (ctx.inputs[0].dtype != DType::Complex64) return Abs(ctx);
-  const HostTensor& x = complex_input(ctx, 0);
-  HostTensor out = HostTensor::uninitialized(DType::Float32, x.shape);
-  const auto v = x.values<Cx>();
-  auto o = out.mutable_values<float>();
-  for (std::size_t k = 0; k < o.size(); ++k)
-    o[k] = static_cast<float>(std::hypot(double{v[k].real()}, double{v[k].imag()}));
-  return {out};
+  return per_element(
+      ctx, [](Cx z) { return static_cast<float>(std::hypot(double{z.real()}, double{z.imag()})); });
 }
 
 std::vector<HostTensor> FFT(const KernelContext& ctx) {
@@ -192,7 +191,7 @@ std::vector<HostTensor> RFFT(const KernelContext& ctx) {
   HostTensor out = HostTensor::uninitialized(DType::Complex64, shape);
   const float* src = x.values<float>().data();
   Cx* dst = out.mutable_values<Cx>().data();
-  parallel_for(ctx.pool, rows, 1, [&](std::int64_t begin, std::int64_t end) {
+  parallel_for(ctx.pool, rows, row_grain(n), [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
       std::vector<Cx> row(static_cast<std::size_t>(n));
       for (std::int64_t k = 0; k < n; ++k) row[k] = {src[r * n + k], 0.0f};
@@ -218,7 +217,7 @@ std::vector<HostTensor> IRFFT(const KernelContext& ctx) {
   HostTensor out = HostTensor::uninitialized(DType::Float32, shape);
   const Cx* src = x.values<Cx>().data();
   float* dst = out.mutable_values<float>().data();
-  parallel_for(ctx.pool, rows, 1, [&](std::int64_t begin, std::int64_t end) {
+  parallel_for(ctx.pool, rows, row_grain(n), [&](std::int64_t begin, std::int64_t end) {
     for (std::int64_t r = begin; r < end; ++r) {
       const Cx* in = src + r * m;
       std::vector<Cx> row(in, in + m);

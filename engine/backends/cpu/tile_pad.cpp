@@ -90,9 +90,8 @@ HostTensor build_mapped(const KernelContext& ctx, const HostTensor& x, const Map
       copy_mapped<std::uint8_t>(ctx, x, out, maps, fill != 0);
       break;
     case DType::String:
-      fail(ctx, "string tensors are not supported");
     case DType::Complex64:
-      fail(ctx, "complex64 tensors are not supported");
+      fail(ctx, std::string(to_string(x.dtype)) + " tensors are not supported");
   }
   return out;
 }

@@ -60,11 +60,9 @@ std::optional<graph::Node> GlBackend::fuse(
   // fused node's last input.
   if (through != 0) return std::nullopt;
   if (ops::has_fused_epilogue(producer.op)) return ops::fuse_activation(producer, next);
-  const std::optional<Activation> act = activation_of(next.op);
-  const bool prelu = act == Activation::Prelu;
-  if (!act || *act == Activation::None || next.inputs.size() != (prelu ? 2u : 1u) ||
-      !one_of(producer.op, kBinary))
-    return std::nullopt;
+  const std::optional<ops::Activation> act = ops::activation_node(next);
+  if (!act || !one_of(producer.op, kBinary)) return std::nullopt;
+  const bool prelu = *act == ops::Activation::Prelu;
   graph::Node fused = producer;
   fused.attrs[std::string(runtime::kFusedActivation)] = next.op;
   fused.attrs[std::string(runtime::kFusedActivationAlpha)] = ops::attr<float>(next, "alpha", 0.2f);

@@ -1,7 +1,6 @@
 // Convolutions and matrix products: Conv2D, Conv1D, _FusedConv2D, DepthwiseConv2dNative (and
 // DepthwiseConv2d), FusedDepthwiseConv2dNative, Conv2DBackpropInput, MatMul, _FusedMatMul.
 #include <algorithm>
-#include <cctype>
 
 #include "backends/gl/gl_op.h"
 #include "backends/gl/shader_library.h"

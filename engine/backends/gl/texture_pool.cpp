@@ -43,12 +43,13 @@ GlObject TexturePool::take_fitting(const std::shared_ptr<GlContext>& ctx, TexLay
   {
     std::lock_guard lock(mutex_);
     auto pot = [](std::int64_t v) { return std::has_single_bit(static_cast<std::uint64_t>(v)); };
-    // Its own size first, found by key; only a miss scans the other sizes (a warm run asks for
-    // the sizes it made, so the scan is a first-run cost).
+    // Its own size first, found by key; on a miss, the larger sizes that may fit. Keys order by
+    // width first, and a fitting one is no wider than kMaxWaste times the asked width.
     auto best = buckets_.find(key);
     if (best == buckets_.end() || best->second.free.empty()) {
       best = buckets_.end();
-      for (auto it = buckets_.begin(); it != buckets_.end(); ++it) {
+      for (auto it = buckets_.lower_bound(key);
+           it != buckets_.end() && it->first.width <= kMaxWaste * key.width; ++it) {
         const Key& k = it->first;
         if (it->second.free.empty() || k.rgba16f != rgba16f || k.width < key.width ||
             k.height < key.height || pot(k.width) != pot(key.width) ||
@@ -61,7 +62,7 @@ GlObject TexturePool::take_fitting(const std::shared_ptr<GlContext>& ctx, TexLay
     }
     if (best != buckets_.end()) {
       const Key& k = best->first;
-      buckets_[key].used = true;  // asked for: end_round keeps what the run still asks
+      if (k != key) buckets_[key].used = true;  // asked for: end_round keeps what runs ask
       Bucket& b = best->second;
       b.used = true;
       GlObject t = std::move(b.free.back());

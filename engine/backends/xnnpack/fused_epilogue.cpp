@@ -2,21 +2,15 @@
 
 namespace tfjsi::xnnpack {
 
-namespace {
-
-// A float input with `channels` values (or one, repeated).
-std::optional<std::vector<float>> per_channel(NativeCall& call, std::size_t i,
-                                              std::int64_t channels) {
-  if (!call.is_float(i)) return std::nullopt;
-  const HostTensor& t = call.input(i);
-  const auto v = t.values<float>();
+std::optional<std::vector<float>> per_channel(const HostTensor* t, std::int64_t channels) {
+  if (!t || t->dtype != DType::Float32 || !t->buffer || t->buffer->size() < t->byte_size())
+    return std::nullopt;
+  const auto v = t->values<float>();
   if (static_cast<std::int64_t>(v.size()) == channels)
     return std::vector<float>(v.begin(), v.end());
   if (v.size() == 1) return std::vector<float>(static_cast<std::size_t>(channels), v[0]);
   return std::nullopt;
 }
-
-}  // namespace
 
 void Fused::add_params(std::vector<std::int64_t>& params) const {
   params.push_back(float_bits(min));
@@ -56,22 +50,31 @@ bool fused_ops_fit(const graph::Node& node) {
   return ops::try_fused_epilogue(node, node.inputs.size()).has_value();
 }
 
-std::optional<Fused> read_fused(NativeCall& call, std::int64_t channels) {
-  const auto e = ops::try_fused_epilogue(call.node, call.num_inputs());
+std::optional<Fused> read_fused(const graph::Node& node, std::size_t num_inputs,
+                                std::int64_t channels,
+                                const std::function<const HostTensor*(std::size_t)>& input) {
+  const auto e = ops::try_fused_epilogue(node, num_inputs);
   if (!e) return std::nullopt;
   Fused f = fused_activation(*e);
   if (!e->bias) return f;
-  auto bias = per_channel(call, ops::FusedEpilogue::kBiasInput, channels);
-  if (!bias) return std::nullopt;
-  f.bias = std::move(*bias);
-  f.bias_buffer = call.input(ops::FusedEpilogue::kBiasInput).buffer;
+  const HostTensor* bias = input(ops::FusedEpilogue::kBiasInput);
+  auto b = per_channel(bias, channels);
+  if (!b) return std::nullopt;
+  f.bias = std::move(*b);
+  f.bias_buffer = bias->buffer;
   if (e->prelu()) {
-    auto alpha = per_channel(call, ops::FusedEpilogue::kAlphaInput, channels);
-    if (!alpha) return std::nullopt;
-    f.alpha = std::move(*alpha);
-    f.alpha_buffer = call.input(ops::FusedEpilogue::kAlphaInput).buffer;
+    const HostTensor* alpha = input(ops::FusedEpilogue::kAlphaInput);
+    auto a = per_channel(alpha, channels);
+    if (!a) return std::nullopt;
+    f.alpha = std::move(*a);
+    f.alpha_buffer = alpha->buffer;
   }
   return f;
+}
+
+std::optional<Fused> read_fused(NativeCall& call, std::int64_t channels) {
+  return read_fused(call.node, call.num_inputs(), channels,
+                    [&](std::size_t i) { return call.is_float(i) ? &call.input(i) : nullptr; });
 }
 
 bool apply_post(NativeCall& call, const Fused& f, HostTensor& out, std::int64_t channels) {

@@ -4,6 +4,7 @@
 // Sigmoid, which it cannot fuse, run as a second XNNPACK operator in place on the output.
 #pragma once
 
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -37,6 +38,13 @@ Fused fused_activation(const ops::FusedEpilogue& e);
 // channels. nullopt for what the XNNPACK path does not take (unknown fused ops, a bias
 // or alpha that is not per channel): the cpu kernel runs the node.
 std::optional<Fused> read_fused(NativeCall& call, std::int64_t channels);
+// The same for a node with `num_inputs` inputs whose input i is `input(i)` (nullptr: none): the
+// subgraph path reads its bias and alpha from the partition's weights.
+std::optional<Fused> read_fused(const graph::Node& node, std::size_t num_inputs,
+                                std::int64_t channels,
+                                const std::function<const HostTensor*(std::size_t)>& input);
+// A float weight with `channels` values (or one, repeated); nullopt for anything else.
+std::optional<std::vector<float>> per_channel(const HostTensor* t, std::int64_t channels);
 // Static check for native(): fused_ops names what read_fused takes.
 bool fused_ops_fit(const graph::Node& node);
 

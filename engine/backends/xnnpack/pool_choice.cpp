@@ -10,7 +10,7 @@ bool trial_picks_pool(std::span<const double> calling_ms, std::span<const double
   if (calling_ms.size() != pooled_ms.size()) return false;
   std::size_t wins = 0;
   for (std::size_t k = 0; k < calling_ms.size(); ++k)
-    wins += pooled_ms[k] <= kTrialMargin * calling_ms[k] ? 1 : 0;
+    wins += pool_won(calling_ms[k], pooled_ms[k]) ? 1 : 0;
   return wins >= kTrialWins;
 }
 

@@ -41,6 +41,11 @@ inline constexpr std::size_t kTrialWins = 2;
 // A pair is the pool's when its run takes at most this share of the calling thread's.
 inline constexpr double kTrialMargin = 0.85;
 
+// One timed pair: whether the pool's run won it.
+inline bool pool_won(double calling_ms, double pooled_ms) {
+  return pooled_ms <= kTrialMargin * calling_ms;
+}
+
 // The pool wins kTrialWins of the pairs. Not all of them: one stalled pooled run (another
 // process took the second core for a time slice) kept gear's big partition on the calling
 // thread for good, 1.7x slower; a pool that keeps stalling is given back by PoolGuard.
@@ -72,10 +77,10 @@ TrialResult run_pool_trial(pthreadpool_t pool, const Run& run, const Now& now) {
       (p ? pooled : calling).push_back(now() - t0);
     }
     r.calling_ms = k == 0 ? calling.back() : std::min(r.calling_ms, calling.back());
-    wins += pooled.back() <= kTrialMargin * calling.back() ? 1 : 0;
+    wins += pool_won(calling.back(), pooled.back()) ? 1 : 0;
     if (wins >= kTrialWins || kTrialRuns - (k + 1) < kTrialWins - wins) break;
   }
-  r.pool = trial_picks_pool(calling, pooled);
+  r.pool = wins >= kTrialWins;
   return r;
 }
 

@@ -28,16 +28,6 @@ double elements(const Shape& s) {
   return n;
 }
 
-// A float weight with `channels` values (or one, repeated), as the operator path reads biases.
-std::optional<std::vector<float>> per_channel(const HostTensor* t, std::int64_t channels) {
-  if (!t || t->dtype != DType::Float32 || !t->buffer || t->buffer->size() < t->byte_size())
-    return std::nullopt;
-  const auto v = t->values<float>();
-  if (static_cast<std::int64_t>(v.size()) == channels)
-    return std::vector<float>(v.begin(), v.end());
-  if (v.size() == 1) return std::vector<float>(static_cast<std::size_t>(channels), v[0]);
-  return std::nullopt;
-}
 std::optional<std::vector<std::int64_t>> int_weight(const HostTensor* t) {
   if (!t || t->dtype != DType::Int32 || !t->buffer || t->buffer->size() < t->byte_size())
     return std::nullopt;
@@ -47,19 +37,8 @@ std::optional<std::vector<std::int64_t>> int_weight(const HostTensor* t) {
 
 // What a fused node does after its main op, its bias and Prelu alpha read as weights.
 std::optional<Fused> read_epilogue(const SubgraphDef& d, std::int64_t channels) {
-  const auto fe = ops::try_fused_epilogue(d.node, d.node.inputs.size());
-  if (!fe) return std::nullopt;
-  Fused e = fused_activation(*fe);
-  if (!fe->bias) return e;
-  auto bias = per_channel(d.weight(ops::FusedEpilogue::kBiasInput), channels);
-  if (!bias) return std::nullopt;
-  e.bias = std::move(*bias);
-  if (fe->prelu()) {
-    auto alpha = per_channel(d.weight(ops::FusedEpilogue::kAlphaInput), channels);
-    if (!alpha) return std::nullopt;
-    e.alpha = std::move(*alpha);
-  }
-  return e;
+  return read_fused(d.node, d.node.inputs.size(), channels,
+                    [&](std::size_t i) { return d.weight(i); });
 }
 
 // The epilogue on `v`, into the node's output: the bias (and Relu/Relu6 bounds) as an add after

@@ -43,7 +43,6 @@ class WorkerSpin {
   void ran_on_pool();
   // The run ended: workers are parked, and the run judged.
   void end_run();
-  const SpinPolicy& policy() const { return policy_; }
   long parks() const { return parks_; }
   void reset_parks() { parks_ = 0; }
 

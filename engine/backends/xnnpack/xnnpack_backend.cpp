@@ -204,6 +204,9 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
   Path path = Path::CpuKernel;
   // The node on the calling thread or on the pool (pool_choice.h); cpu kernels too, whose own
   // thresholds are for the cpu backend.
+  // XNNPACK operators and the depthwise kernel leave the workers spinning; cpu kernels let them
+  // sleep after each of their loops (cpu/parallel.h).
+  bool spun = false;
   auto compute = [&](pthreadpool_t pool) {
     path = Path::CpuKernel;
     if (const NativeOp* op = complex_in ? nullptr : find_native(node.op)) {
@@ -211,6 +214,7 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
       if (auto r = op->run(call)) {
         out = std::move(*r);
         path = Path::Xnnpack;
+        spun |= pool != nullptr;
         return;
       }
     }
@@ -222,7 +226,6 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
   const double work = node_work(node, host);
   const std::size_t threads = ctx.pool ? pthreadpool_get_threads_count(ctx.pool) : 1;
   pthreadpool_t pool = nullptr;
-  bool tried = false;
   if (pool_use(work, threads) == PoolUse::CallingThread) {
     compute(nullptr);
   } else if (auto it = node_pools_.find(&node);
@@ -242,13 +245,10 @@ std::vector<runtime::TensorView> XnnpackBackend::run(const graph::Node& node,
     const TrialResult r = run_pool_trial(ctx.pool, compute);
     node_pools_[&node] = {work, r.pool, PoolGuard{r.calling_ms}};
     ++stats_.node_trials;
-    tried = true;
     if (r.pool) pool = ctx.pool;
   }
   if (pool) ++stats_.pooled_node_runs;
-  // XNNPACK operators and the depthwise kernel leave the workers spinning; cpu kernels let them
-  // sleep after each of their loops (cpu/parallel.h).
-  if ((pool || tried) && path == Path::Xnnpack) spin_.ran_on_pool();
+  if (spun) spin_.ran_on_pool();
 
   std::vector<runtime::TensorView> views;
   views.reserve(out.size());

@@ -150,19 +150,7 @@ class Layer {
 
 // A float/int TF DataType attribute.
 inline TypeAttr tf_type(DType d) {
-  switch (d) {
-    case DType::Int32:
-      return {"DT_INT32"};
-    case DType::Bool:
-      return {"DT_BOOL"};
-    case DType::String:
-      return {"DT_STRING"};
-    case DType::Complex64:
-      return {"DT_COMPLEX64"};
-    case DType::Float32:
-      break;
-  }
-  return {"DT_FLOAT"};
+  return {std::string(tf_name(d))};
 }
 
 // {"T": dtype}: the element-type attribute most TF ops carry.
