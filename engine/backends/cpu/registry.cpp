@@ -1,6 +1,7 @@
 // The one explicit list of cpu kernels. A kernel is listed here once it is implemented; the
 // planner treats every op missing from this list as unsupported on cpu.
 #include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 #include "backends/cpu/kernel.h"
@@ -427,9 +428,15 @@ void refuse_complex(const graph::Node& node, std::span<const HostTensor> inputs)
 }
 
 Kernel find_kernel(std::string_view op) {
-  for (const auto& e : kernel_registry())
-    if (e.op == op) return e.fn;
-  return nullptr;
+  // Every node of every cpu run asks by name; an index built once (and only read after) saves a
+  // scan of the whole list per node. The first entry of a name wins, as the list reads.
+  static const std::unordered_map<std::string_view, Kernel> index = [] {
+    std::unordered_map<std::string_view, Kernel> m;
+    for (const auto& e : kernel_registry()) m.emplace(e.op, e.fn);
+    return m;
+  }();
+  const auto it = index.find(op);
+  return it == index.end() ? nullptr : it->second;
 }
 
 }  // namespace tfjsi::cpu
