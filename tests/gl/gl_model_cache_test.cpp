@@ -218,12 +218,11 @@ class GlModelCacheTest : public QObject {
     for (const auto& s : bundle_.shards) files.push_back(s.path);
     const std::string want = gl::model_token_of_files(files);
     QCOMPARE(e.gl->programs()->model_token(), want);
-    // The flag, when set, wins.
-    e.engine.flags().set("gl.model_token", "mine");
+    // A run keeps it: the key is set when a model is opened and nowhere else.
     runtime::Executor ex(e.engine, graph_);
     int float_inputs = 0;
     ex.run(inputs_of(graph_, float_inputs));
-    QCOMPARE(e.gl->programs()->model_token(), std::string("mine"));
+    QCOMPARE(e.gl->programs()->model_token(), want);
   }
 };
 

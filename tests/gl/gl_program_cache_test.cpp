@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "gl/gl_test_util.h"
+#include "model/bundle.h"
 #include "support/test_support.h"
 
 using namespace tfjsi;
@@ -33,11 +34,18 @@ std::vector<HostTensor> conv_inputs() {
           test::random_tensor({6}, 3)};
 }
 
-// A backend whose disk cache lives in `dir` under `token`.
+// A backend whose disk cache lives in `dir`, opened on a model whose model.json holds `token`: the
+// cache's key is the hash of the opened bundle's files, set by model_opened and nowhere else.
 struct CachedGl : test::GlFixture {
   CachedGl(const fs::path& dir, const std::string& token) {
     gl->set_program_cache_dir(dir);
-    gl->set_model_token(token);
+    const fs::path models = dir / "models";
+    fs::create_directories(models);
+    model::Bundle bundle;
+    bundle.model_json = models / (token + ".json");
+    bundle.dir = models;
+    std::ofstream(bundle.model_json) << token;
+    gl->model_opened(bundle);
   }
   const gl::ProgramCacheStats& cache() { return gl->programs()->stats(); }
 };

@@ -136,8 +136,6 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
                true);
   flags.set_value("gl.fp16_rounding", rounding, true);
   flags.define("gl.program_cache", true, "keep compiled gl programs on disk between runs");
-  flags.define("gl.model_token", std::string(),
-               "hash of the model bundle that keys the gl program cache on disk");
   flags.define("gl.timer_queries", false, "time each gl kernel on the GPU (GL_TIME_ELAPSED)");
   flags.define("gl.compile_ahead", true,
                "meet every new gl program of a run before building them (the total is known)");
@@ -435,8 +433,6 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     const bool disk = flag_bool(&ctx.flags, "gl.program_cache", true);
     programs_->set_disk_dir(!disk ? std::filesystem::path()
                                   : (cache_dir_set_ ? cache_dir_ : ProgramCache::default_dir()));
-    if (ctx.flags.has("gl.model_token") && !ctx.flags.get_string("gl.model_token").empty())
-      programs_->set_model_token(ctx.flags.get_string("gl.model_token"));
   }
   const bool fp16 = fp16_under(&ctx.flags);
   const bool time_it =

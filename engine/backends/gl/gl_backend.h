@@ -102,11 +102,8 @@ class GlBackend : public runtime::Backend {
   PendingRead begin_read(const runtime::TensorView& tensor);
   HostTensor finish_read(PendingRead& read);
 
-  // The token that keys the disk cache (a hash of the model bundle); flag gl.model_token, when
-  // set, wins over it.
-  void set_model_token(std::string token);
-  // The model about to run: the token becomes a hash of the bundle's files (model.json and its
-  // weight shards) unless flag gl.model_token names one.
+  // The model about to run: the disk cache's key becomes a hash of the bundle's files (model.json
+  // and its weight shards). The only place that sets the key.
   void model_opened(const model::Bundle& bundle) override;
   // Folder of the disk cache (default ProgramCache::default_dir(); empty turns it off).
   void set_program_cache_dir(std::filesystem::path dir);
@@ -156,6 +153,8 @@ class GlBackend : public runtime::Backend {
   const TexturePool& texture_pool() const { return *textures_; }
 
  private:
+  // The disk cache's key (model_opened's hash of the bundle).
+  void set_model_token(std::string token);
   // New textures are RGBA16F under these flags (gl.float32_enabled off) or on a driver without
   // exact float32 images.
   bool fp16_under(const runtime::Flags* flags) const;
