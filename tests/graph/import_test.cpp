@@ -34,9 +34,11 @@ json int_const(std::string name, std::vector<int> values, bool vector = true) {
   return node(name, "Const", {}, {{"dtype", {{"type", "DT_INT32"}}}, {"value", {{"tensor", t}}}});
 }
 
-model::Bundle bundle_of(json nodes) {
+// A vector, not a json: `{one_node}` as a json would be an array under GCC and the node itself
+// under clang (a one-element braced list of the same type is a copy there).
+model::Bundle bundle_of(std::vector<json> nodes) {
   model::Bundle b;
-  b.topology = {{"node", nodes}, {"versions", json::object()}};
+  b.topology = {{"node", json(std::move(nodes))}, {"versions", json::object()}};
   return b;
 }
 

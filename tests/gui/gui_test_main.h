@@ -43,7 +43,7 @@ int run_gui_suite(int argc, char** argv, const char* organization) {
   QApplication::setOrganizationName(organization);
   Suite suite;
   const int failed = QTest::qExec(&suite, argc, argv);
-#if defined(__SANITIZE_ADDRESS__)
+#if TFJSI_TEST_ASAN
   keep_gl_drivers_loaded();
 #endif
   return failed;

@@ -329,7 +329,8 @@ class BrokenBundleTest : public QObject {
 
   void huge_string_count_is_refused_cheaply() {
     Fixture f;
-    f.j["weightsManifest"][0]["weights"] = {weight_entry("s", {1000000000000LL}, "string")};
+    f.j["weightsManifest"][0]["weights"] =
+        json::array({weight_entry("s", {1000000000000LL}, "string")});
     expect_refused(f, {"'w.bin'", "'s'"});
   }
 

@@ -224,17 +224,17 @@ class Limits : public QObject {
                         {"tensorShape", {{"dim", {{{"size", std::to_string(n)}}}}}},
                         {"floatVal", {1.0}}}}}}}}};
     };
-    j["modelTopology"]["node"] = {node(model::kMaxAttrTensorElements + 1)};
+    j["modelTopology"]["node"] = json::array({node(model::kMaxAttrTensorElements + 1)});
     write_json(file, j);
     const auto bundle = model::load_bundle(file);
     expect_refused([&] { graph::build_graph(bundle); }, {"'c'", "kMaxAttrTensorElements"});
     // A shape attribute of too many dims.
     json dims = json::array();
     for (std::size_t i = 0; i <= model::kMaxRank; ++i) dims.push_back({{"size", "1"}});
-    j["modelTopology"]["node"] = {
-        {{"name", "p"},
-         {"op", "Placeholder"},
-         {"attr", {{"dtype", {{"type", "DT_FLOAT"}}}, {"shape", {{"shape", {{"dim", dims}}}}}}}}};
+    j["modelTopology"]["node"] = json::array(
+        {{{"name", "p"},
+          {"op", "Placeholder"},
+          {"attr", {{"dtype", {{"type", "DT_FLOAT"}}}, {"shape", {{"shape", {{"dim", dims}}}}}}}}});
     write_json(file, j);
     const auto b2 = model::load_bundle(file);
     expect_refused([&] { graph::build_graph(b2); }, {"'p'", "kMaxRank"});

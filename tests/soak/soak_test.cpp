@@ -95,7 +95,7 @@ class SoakTest : public QObject {
   }
 
   void memoryStaysFlat() {
-#if defined(__SANITIZE_ADDRESS__)
+#if TFJSI_TEST_ASAN
     // AddressSanitizer's allocator holds freed blocks in a quarantine and has its own heap, so
     // neither VmRSS nor mallinfo2 says anything about growth here; the normal build checks them.
     QSKIP("sanitizer build: RSS and heap in use mean nothing under ASan's quarantine");

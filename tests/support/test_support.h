@@ -8,6 +8,19 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+// TFJSI_TEST_ASAN is 1 in a build with AddressSanitizer, whichever compiler made it: GCC defines
+// __SANITIZE_ADDRESS__, clang 14 only answers __has_feature(address_sanitizer).
+#if defined(__SANITIZE_ADDRESS__)
+#define TFJSI_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TFJSI_TEST_ASAN 1
+#endif
+#endif
+#ifndef TFJSI_TEST_ASAN
+#define TFJSI_TEST_ASAN 0
+#endif
+
 namespace tfjsi::test {
 
 // The corpus folder (from TFJSI_CORPUS_DIR); fails the test (QFAIL-style, by throwing) if unset or

@@ -22,7 +22,9 @@ inline void vbroadcast(f32x8& v, float x) {
 }  // namespace tfjsi::cpu
 
 // Hot functions are compiled twice, for AVX2+FMA machines and for any x86-64, and the loader picks
-// one at start; other architectures get the plain build.
+// one at start; other architectures get the plain build. Not under clang: clang 14 calls a
+// target_clones member function defined in another file wrongly (a two-file test returned the
+// input unchanged), so its builds (the sanitizer pass) run the plain code without FMA.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define TFJSI_HOT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
