@@ -4,6 +4,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -12,6 +15,7 @@
 #include "main_window.h"
 #include "result_cells.h"
 #include "run_controller.h"
+#include "run_dock.h"
 
 namespace tfjsi::ui {
 namespace {
@@ -89,9 +93,23 @@ void ReduceRow::set_model(LoadedModelPtr model) {
     status_->clear();
     status_->hide();
   }
+  if (written_is_open) feed_written_inputs();
   if (!reducing_) cancel_reason_.clear();
   condition_.reset();  // the dock offers again once it has a finding for this model
   set_reducing(reducing_);
+}
+
+void ReduceRow::feed_written_inputs() {
+  // The values recorded at the cuts, beside model.json: without them the generator's inputs
+  // would not show the condition.
+  const QString dir = QFileInfo(written_).absolutePath();
+  QFile f(QDir(dir).filePath(QStringLiteral("inputs.json")));
+  if (!f.open(QIODevice::ReadOnly)) return;
+  for (const QJsonValue& v : QJsonDocument::fromJson(f.readAll()).array()) {
+    const QJsonObject in = v.toObject();
+    window_.run_dock()->set_input(in.value(QStringLiteral("name")).toString(), InputKind::Npy,
+                                  QDir(dir).filePath(in.value(QStringLiteral("file")).toString()));
+  }
 }
 
 QString ReduceRow::default_folder() const {
@@ -177,7 +195,8 @@ void ReduceRow::on_finished(ReduceResultPtr result) {
                             ? tr("model.json, its input as .npy, repro.js")
                             : tr("model.json, %1 inputs as .npy, repro.js").arg(result_->inputs);
   say(tr("<b>Reduced:</b> %1 of %2 nodes kept, in %3 steps (%4). Culprit: %5. Written to "
-         "<b>%6</b> (%7), and opened here; run it in TF.js with <tt>node repro.js</tt> there.")
+         "<b>%6</b> (%7), and opened here with its inputs in the Run panel; run it in TF.js with "
+         "<tt>node repro.js</tt> there.")
           .arg(result_->nodes_after)
           .arg(result_->nodes_before)
           .arg(result_->steps)

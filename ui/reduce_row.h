@@ -2,7 +2,8 @@
 // overflow, a NaN or inf, two backends parting), it asks for a new or empty folder, reduces the
 // model there to the smallest subgraph that still shows it (analysis::reduce_to_folder, on the
 // run controller's engine, through the window), shows each candidate as it runs with Cancel,
-// then opens the reduced bundle as File > Open would and says what was written. A cancelled or
+// then opens the reduced bundle as File > Open would, with its recorded inputs in the Run dock,
+// and says what was written. A cancelled or
 // failed reduction leaves the folder as it was.
 #pragma once
 
@@ -64,6 +65,8 @@ class ReduceRow : public QWidget {
   void set_reducing(bool reducing);
   void say(const QString& html, bool error = false);
   QString default_folder() const;
+  // Sets the Run dock's inputs to the .npy files the reduction wrote (inputs.json).
+  void feed_written_inputs();
 
   MainWindow& window_;
   LoadedModelPtr model_;

@@ -90,12 +90,23 @@ class ReduceTest : public QObject {
           QString::fromStdString((gdir / g["inputs"][k]["file"].get<std::string>()).string()));
   }
 
-  // The inputs a reduced bundle wrote (inputs.json) set in the Run dock.
-  void feed_written_inputs(const fs::path& dir) {
-    for (const auto& in : read_json(dir / "inputs.json"))
-      win_->run_dock()->set_input(
-          QString::fromStdString(in["name"].get<std::string>()), ui::InputKind::Npy,
-          QString::fromStdString((dir / in["file"].get<std::string>()).string()));
+  // The Run dock's inputs are the .npy files the reduction wrote (inputs.json), as the app set
+  // them when it opened the bundle.
+  void expect_written_inputs_set(const fs::path& dir) {
+    const json written = read_json(dir / "inputs.json");
+    QVERIFY(!written.empty());
+    const ui::RunRequest run = win_->run_settings();
+    for (const auto& in : written) {
+      bool found = false;
+      for (const auto& spec : run.inputs)
+        if (spec.input == in["name"].get<std::string>()) {
+          QCOMPARE(spec.kind, ui::InputKind::Npy);
+          QCOMPARE(fs::canonical(spec.path.toStdString()),
+                   fs::canonical(dir / in["file"].get<std::string>()));
+          found = true;
+        }
+      QVERIFY2(found, in["name"].get<std::string>().c_str());
+    }
   }
 
   ui::Fp16CheckResultPtr check() {
@@ -230,8 +241,9 @@ class ReduceTest : public QObject {
     QVERIFY(!precision()->last_result());  // the dock's check was of the other model
     shot("reduce_overflow_done");
 
-    // Checked again in the same dock, fed the inputs written: it overflows at the same node.
-    feed_written_inputs(out);
+    // The Run panel holds the inputs written; checked again in the same dock on them, it
+    // overflows at the same node.
+    expect_written_inputs_set(out);
     precision()->gl_box()->setChecked(false);
     const auto again = check();
     precision()->gl_box()->setChecked(true);
@@ -274,7 +286,7 @@ class ReduceTest : public QObject {
       if (n.name == r->culprit) held = n.fp32.nan + n.fp32.inf > 0;
     QVERIFY2(held, r->culprit.c_str());
     expect_reduced_bundle(out, r, nodes_before);
-    feed_written_inputs(out);
+    expect_written_inputs_set(out);
     const auto again = check();
     QVERIFY(again && again->report.fp32_nonfinite);
     QCOMPARE(again->report.fp32_nonfinite->node, r->culprit);
@@ -296,6 +308,7 @@ class ReduceTest : public QObject {
     ui::ReduceRow* row = compare()->reduce_row();
     QTRY_VERIFY(row->isVisible());
     QVERIFY(row->reduce_button()->toolTip().contains("diverge:cpu,gl"));
+    shot("reduce_diverge_offered");
     const fs::path out = tmp_.path / "diverge-repro";
     QString failure;
     const auto r = reduce(row, out, &failure);
@@ -306,7 +319,7 @@ class ReduceTest : public QObject {
     QVERIFY(row->status_label()->text().contains("nodes kept"));
     shot("reduce_diverge_done");
 
-    feed_written_inputs(out);
+    expect_written_inputs_set(out);
     compare()->set_sides({"gl", true}, {"cpu", false});
     const auto again = run_compare();
     QVERIFY(again);
