@@ -156,8 +156,9 @@ CompareDock::CompareDock(MainWindow& window)
       if (!node.isEmpty()) activate_node(node);
     });
   }
+  // Under the graph buttons, above the summary's lines, which wrap long: it stays in view.
   reduce_row_ = new ReduceRow(window, body);
-  v->addWidget(reduce_row_);
+  v->insertWidget(v->indexOf(summary_), reduce_row_);
   v->addStretch(1);
 
   // The summary on the left, the table on the right, as in the Precision dock.
