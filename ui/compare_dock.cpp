@@ -20,6 +20,7 @@
 #include "graph_view.h"
 #include "main_window.h"
 #include "precision_dock.h"
+#include "reduce_row.h"
 #include "result_cells.h"
 #include "run_controller.h"
 #include "run_dock.h"
@@ -155,6 +156,9 @@ CompareDock::CompareDock(MainWindow& window)
       if (!node.isEmpty()) activate_node(node);
     });
   }
+  // Under the graph buttons, above the summary's lines, which wrap long: it stays in view.
+  reduce_row_ = new ReduceRow(window, body);
+  v->insertWidget(v->indexOf(summary_), reduce_row_);
   v->addStretch(1);
 
   // The summary on the left, the table on the right, as in the Precision dock.
@@ -223,11 +227,17 @@ CompareDock::CompareDock(MainWindow& window)
 void CompareDock::set_model(LoadedModelPtr model) {
   if (comparing_) cancel_reason_ = tr("another model was opened");
   model_ = std::move(model);
+  reduce_row_->set_model(model_);
   const bool had = result_ != nullptr;
   clear_result();
   if (!comparing_) cancel_reason_.clear();
   set_comparing(comparing_);
   if (had) emit resultCleared();
+}
+
+void CompareDock::set_run_settings(std::function<RunRequest()> settings) {
+  settings_ = settings;
+  reduce_row_->set_run_settings(std::move(settings));
 }
 
 void CompareDock::set_backends(const BackendList& backends) {
@@ -272,9 +282,7 @@ void CompareDock::start_compare() {
     request.threads = run.threads;
   }
   if (!window_.compare(std::move(request))) {
-    stage_->setText(window_.is_loading()
-                        ? tr("The model is still loading: compare once it is open.")
-                        : tr("A run or check is under way: compare once it ends."));
+    stage_->setText(tr("Not now: %1. Compare once it ends.").arg(window_.busy_with()));
     stage_->setStyleSheet({});
     return;
   }
@@ -347,6 +355,7 @@ void CompareDock::clear_result() {
   isolated_->clear();
   first_->hide();
   isolated_->hide();
+  reduce_row_->offer(std::nullopt, QString());
   if (cancel_reason_.isEmpty() || comparing_) {
     stage_->clear();
     stage_->setStyleSheet({});
@@ -376,8 +385,10 @@ void CompareDock::showEvent(QShowEvent* e) {
 
 int CompareDock::compact_height() const {
   const int title = 24, margins = 8, spacing = 4 * 4;
+  // A note of the reduction that opened this model shows under the summary.
+  const int note = reduce_row_ && !reduce_row_->isHidden() ? 3 * fontMetrics().lineSpacing() : 0;
   return title + margins + compare_->sizeHint().height() + tolerance_->sizeHint().height() +
-         spacing + 3 * fontMetrics().lineSpacing();
+         spacing + 3 * fontMetrics().lineSpacing() + note;
 }
 
 QString CompareDock::first_divergent() const {
@@ -396,6 +407,7 @@ void CompareDock::show_result() {
     l->clear();
     l->hide();
   }
+  reduce_row_->offer(std::nullopt, QString());
   if (r.backends.empty()) {  // compare_backends skipped the side: the same as the reference
     show_error(tr("Nothing compared: %1 is the reference.").arg(test));
     return;
@@ -457,6 +469,18 @@ void CompareDock::show_result() {
   }
   fill_table();
   show_first_->setEnabled(b.first_divergent.has_value());
+  // The reduction measures the reference at fp32, as compare's reference side normally is.
+  if (b.first_divergent && !result_->reference.fp16) {
+    analysis::ReduceCondition c;
+    c.kind = analysis::ReduceConditionKind::Diverge;
+    c.reference = result_->reference.backend;
+    c.backend = result_->test.backend;
+    c.precision = result_->test.fp16 ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
+    c.tolerance = r.tolerance;
+    reduce_row_->offer(
+        c, tr("%1 parting from %2 at %3")
+               .arg(test, ref, QString::fromStdString(*b.first_divergent).toHtmlEscaped()));
+  }
   stage_->setText(tr("Compared in %1 s.").arg(result_->ms / 1000.0, 0, 'f', 1));
   stage_->setStyleSheet({});
   colour_by_error();  // what the user compared for: the graph shows it at once

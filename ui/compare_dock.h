@@ -3,7 +3,8 @@
 // cancellable between nodes, with progress), and see per node the scaled error
 // max |a - b| / max(1, max |b|) (DESIGN.md's measure), the first node past the tolerance as a
 // link into the graph, the divergent nodes that are wrong on their own inputs, and the graph
-// coloured by the error. Tabbed with the Precision dock at the bottom of the window.
+// coloured by the error; and reduces the model to a repro of the divergence. Tabbed with the
+// Precision dock at the bottom of the window.
 #pragma once
 
 #include <QDockWidget>
@@ -28,6 +29,7 @@ class GraphView;
 namespace tfjsi::ui {
 
 class MainWindow;
+class ReduceRow;
 
 class CompareDock : public QDockWidget {
   Q_OBJECT
@@ -42,7 +44,8 @@ class CompareDock : public QDockWidget {
   void set_model(
       LoadedModelPtr model);  // clears the last result; a comparison under way is dropped
   // Where the model inputs and the thread count come from (the Run dock's settings).
-  void set_run_settings(std::function<RunRequest()> settings) { settings_ = std::move(settings); }
+  // (The reduce row takes them too.)
+  void set_run_settings(std::function<RunRequest()> settings);
   // Says which sides cannot run here (their entries keep the reason as a tooltip).
   void set_backends(const BackendList& backends);
   // Picks the two sides as a user would with the combo boxes.
@@ -77,6 +80,8 @@ class CompareDock : public QDockWidget {
   QLabel* summary_label() const { return summary_; }
   QLabel* first_label() const { return first_; }  // the first divergent node, as a link
   QTableWidget* table() const { return table_; }
+  // "Reduce to a repro..." for the first divergent node (diverge:REFERENCE,TEST).
+  ReduceRow* reduce_row() const { return reduce_row_; }
 
  signals:
   void compareFinished(tfjsi::ui::CompareResultPtr result);
@@ -123,6 +128,7 @@ class CompareDock : public QDockWidget {
   QPushButton* colour_;
   QPushButton* show_first_;
   QTableWidget* table_;
+  ReduceRow* reduce_row_;
 };
 
 }  // namespace tfjsi::ui

@@ -86,14 +86,7 @@ CompareResultPtr run_compare(runtime::Engine& engine, const CompareRequest& requ
                              const std::function<void()>& stop_point) {
   const auto t0 = std::chrono::steady_clock::now();
   const graph::Graph& graph = *request.model->graph;
-  runtime::NamedTensors inputs;
-  for (const auto& e : graph.inputs) {
-    InputSpec spec;
-    spec.input = e.name;
-    for (const auto& s : request.inputs)
-      if (s.input == e.name) spec = s;
-    inputs[e.name] = make_input(e, spec);
-  }
+  const runtime::NamedTensors inputs = make_inputs(graph, request.inputs);
   analysis::CompareOptions options;
   options.backends = {request.test.backend};
   options.precision = precision_of(request.test);

@@ -71,14 +71,7 @@ Fp16CheckResultPtr run_fp16_check(runtime::Engine& engine, const Fp16CheckReques
                                   const Fp16CheckProgress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   const graph::Graph& graph = *request.model->graph;
-  runtime::NamedTensors inputs;
-  for (const auto& e : graph.inputs) {
-    InputSpec spec;
-    spec.input = e.name;
-    for (const auto& s : request.inputs)
-      if (s.input == e.name) spec = s;
-    inputs[e.name] = make_input(e, spec);
-  }
+  const runtime::NamedTensors inputs = make_inputs(graph, request.inputs);
   engine.set_threads(static_cast<std::size_t>(std::max(0, request.threads)));
   CheckWatch watch(engine, kernel_nodes(graph), progress);
   analysis::ScopedObserver watching(engine, watch);

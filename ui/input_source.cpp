@@ -120,4 +120,16 @@ HostTensor make_input(const graph::Endpoint& endpoint, const InputSpec& spec) {
   throw ModelError("input '" + endpoint.name + "': unknown source");
 }
 
+runtime::NamedTensors make_inputs(const graph::Graph& graph, const std::vector<InputSpec>& specs) {
+  runtime::NamedTensors inputs;
+  for (const auto& e : graph.inputs) {
+    InputSpec spec;
+    spec.input = e.name;
+    for (const auto& s : specs)
+      if (s.input == e.name) spec = s;
+    inputs[e.name] = make_input(e, spec);
+  }
+  return inputs;
+}
+
 }  // namespace tfjsi::ui

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <QString>
+#include <vector>
 
 #include "core/host_tensor.h"
 #include "graph/ir.h"
+#include "runtime/executor.h"
 
 namespace tfjsi::ui {
 
@@ -24,6 +26,9 @@ struct InputSpec {
 // be read, or its shape or dtype does not fit the input, or an image input is not [N,H,W,C] or
 // [H,W,C] with C 1, 3 or 4.
 HostTensor make_input(const graph::Endpoint& endpoint, const InputSpec& spec);
+
+// A tensor for every input of `graph`: the spec named after it, else the generator's.
+runtime::NamedTensors make_inputs(const graph::Graph& graph, const std::vector<InputSpec>& specs);
 
 // Whether `shape` fits `declared` (same rank, equal where the declared dim is known).
 bool shape_fits(const PartialShape& declared, const Shape& shape);

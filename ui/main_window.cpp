@@ -31,6 +31,7 @@
 #include "precision_dock.h"
 #include "profile_dock.h"
 #include "properties_dock.h"
+#include "quantize_dialog.h"
 #include "run_controller.h"
 #include "run_dock.h"
 
@@ -117,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   build_run_menu();
   build_panels();
   build_check_docks();
+  build_tool_jobs();
   connect_colour_choice();
 }
 
@@ -414,6 +416,101 @@ void MainWindow::on_compare_done() {
   cancel_action_->setEnabled(false);
   run_dock_->set_running(false);
   status_->setText(tr("Comparison ended: see the Compare panel"));
+}
+
+// ---- reduce and quantize: long jobs on the run controller's engine ----
+
+void MainWindow::build_tool_jobs() {
+  qRegisterMetaType<ReduceRequest>();
+  qRegisterMetaType<ReduceResultPtr>();
+  qRegisterMetaType<QuantizeRequest>();
+  qRegisterMetaType<QuantizeResultPtr>();
+  connect(this, &MainWindow::requestReduce, run_controller_, &RunController::reduce,
+          Qt::QueuedConnection);
+  connect(run_controller_, &RunController::reduceFinished, this, [this](ReduceResultPtr r) {
+    on_tool_done();
+    emit reduceFinished(std::move(r));
+  });
+  connect(run_controller_, &RunController::reduceFailed, this,
+          [this](const QString& message, bool cancelled) {
+            on_tool_done();
+            emit reduceFailed(message, cancelled);
+          });
+  connect(this, &MainWindow::requestQuantize, run_controller_, &RunController::quantize,
+          Qt::QueuedConnection);
+  connect(run_controller_, &RunController::quantizeFinished, this, [this](QuantizeResultPtr r) {
+    on_tool_done();
+    emit quantizeFinished(std::move(r));
+  });
+  connect(run_controller_, &RunController::quantizeFailed, this,
+          [this](const QString& message, bool cancelled) {
+            on_tool_done();
+            emit quantizeFailed(message, cancelled);
+          });
+  connect(model_dock_, &ModelDock::quantizeRequested, this, &MainWindow::open_quantize_dialog);
+  connect(this, &MainWindow::modelOpened, this, [this] {
+    model_dock_->set_quantize_enabled(model_ != nullptr);
+    if (quantize_dialog_) quantize_dialog_->set_model(model_);
+  });
+}
+
+QString MainWindow::busy_with() const {
+  if (loading_) return tr("the model is still loading");
+  if (running_) return tr("a run is under way");
+  if (checking_) return tr("an fp16 check is under way");
+  if (comparing_) return tr("a comparison is under way");
+  if (reducing_) return tr("a reduction is under way");
+  if (quantizing_) return tr("a quantization is under way");
+  return QString();
+}
+
+RunRequest MainWindow::run_settings() const {
+  return run_dock_->request(false);
+}
+
+bool MainWindow::reduce(ReduceRequest request) {
+  if (engine_busy() || !model_ || loading_) return false;
+  reducing_ = true;
+  cancel_->store(false);
+  request.model = model_;
+  run_dock_->set_running(
+      true, tr("Reducing to a repro (%1)").arg(QString::fromStdString(request.condition.text())));
+  cancel_action_->setEnabled(true);
+  status_->setText(tr("Reducing..."));
+  emit requestReduce(std::move(request));
+  return true;
+}
+
+bool MainWindow::quantize(QuantizeRequest request) {
+  if (engine_busy() || !model_ || loading_) return false;
+  quantizing_ = true;
+  cancel_->store(false);
+  request.model = model_;
+  run_dock_->set_running(true,
+                         request.advise ? tr("Measuring quantization advice") : tr("Quantizing"));
+  cancel_action_->setEnabled(true);
+  status_->setText(request.advise ? tr("Measuring quantization advice...") : tr("Quantizing..."));
+  emit requestQuantize(std::move(request));
+  return true;
+}
+
+void MainWindow::on_tool_done() {
+  const bool was_reducing = reducing_;
+  reducing_ = false;
+  quantizing_ = false;
+  cancel_action_->setEnabled(false);
+  run_dock_->set_running(false);
+  status_->setText(was_reducing ? tr("Reduction ended") : tr("Quantization ended"));
+}
+
+void MainWindow::open_quantize_dialog() {
+  if (!quantize_dialog_) {
+    quantize_dialog_ = new QuantizeDialog(*this);
+    quantize_dialog_->set_model(model_);
+  }
+  quantize_dialog_->show();
+  quantize_dialog_->raise();
+  quantize_dialog_->activateWindow();
 }
 
 void MainWindow::on_run_finished(RunResultPtr result) {

@@ -14,7 +14,9 @@
 #include "compare_job.h"
 #include "fp16_check_job.h"
 #include "loaded_model.h"
+#include "quantize_job.h"
 #include "recent_files.h"
+#include "reduce_job.h"
 #include "run_result.h"
 
 class QLabel;
@@ -37,6 +39,7 @@ class OutputsDock;
 class PrecisionDock;
 class ProfileDock;
 class PropertiesDock;
+class QuantizeDialog;
 class RunController;
 class RunDock;
 
@@ -78,6 +81,21 @@ class MainWindow : public QMainWindow {
   // nothing sent) while a run, a check, a comparison or a load is under way.
   bool compare(CompareRequest request);
   bool is_comparing() const { return comparing_; }
+  // Reduces the open model to a repro (the Precision and Compare docks' "Reduce to a repro..."),
+  // as check_fp16 checks: false (and nothing sent) while the engine is busy or a load is under
+  // way. reduceFinished or reduceFailed tells how it went.
+  bool reduce(ReduceRequest request);
+  bool is_reducing() const { return reducing_; }
+  // The Quantize dialog's advice or write, the same way.
+  bool quantize(QuantizeRequest request);
+  bool is_quantizing() const { return quantizing_; }
+  // What holds the engine now, as a user reads it ("a run", "an fp16 check"); empty when idle.
+  QString busy_with() const;
+  // The Run dock's settings (backend, inputs, threads) as a run would take them now.
+  RunRequest run_settings() const;
+  // The Model dock's "Quantize...": shows the dialog for the open model (made on first use).
+  void open_quantize_dialog();
+  QuantizeDialog* quantize_dialog() const { return quantize_dialog_; }
   // The geometry the window takes on `screen`'s available area: 1400x900 where it fits, else the
   // whole available area, centred.
   static QRect initial_geometry(const QRect& available);
@@ -98,6 +116,12 @@ class MainWindow : public QMainWindow {
   void requestCompare(tfjsi::ui::CompareRequest request);  // to the run controller (queued)
   void compareFinished(tfjsi::ui::CompareResultPtr result);
   void compareFailed(const QString& message, bool cancelled);
+  void requestReduce(tfjsi::ui::ReduceRequest request);  // to the run controller (queued)
+  void reduceFinished(tfjsi::ui::ReduceResultPtr result);
+  void reduceFailed(const QString& message, bool cancelled);
+  void requestQuantize(tfjsi::ui::QuantizeRequest request);  // to the run controller (queued)
+  void quantizeFinished(tfjsi::ui::QuantizeResultPtr result);
+  void quantizeFailed(const QString& message, bool cancelled);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* e) override;
@@ -135,8 +159,13 @@ class MainWindow : public QMainWindow {
   void add_dock_toggles(std::initializer_list<QDockWidget*> docks);
   void on_check_done();
   void on_compare_done();
-  // A run, an fp16 check or a comparison holds the engine.
-  bool engine_busy() const { return running_ || checking_ || comparing_; }
+  // Reduce and quantize: their requests, answers and the Run dock's busy line.
+  void build_tool_jobs();
+  void on_tool_done();
+  // A run, an fp16 check, a comparison, a reduction or a quantization holds the engine.
+  bool engine_busy() const {
+    return running_ || checking_ || comparing_ || reducing_ || quantizing_;
+  }
   // The saved geometry when it fits the screen now, else a size made for that screen.
   void place_window();
 
@@ -150,6 +179,8 @@ class MainWindow : public QMainWindow {
   bool running_ = false;
   bool checking_ = false;
   bool comparing_ = false;
+  bool reducing_ = false;
+  bool quantizing_ = false;
   RunResultPtr last_result_;
   QString last_export_dir_;
   // The graph shows op families until a run; the first run then colours it by backend, unless
@@ -166,6 +197,7 @@ class MainWindow : public QMainWindow {
   EnvDock* env_dock_ = nullptr;
   PrecisionDock* precision_dock_ = nullptr;
   CompareDock* compare_dock_ = nullptr;
+  QuantizeDialog* quantize_dialog_ = nullptr;
   QAction* run_action_ = nullptr;
   QAction* bench_action_ = nullptr;
   QAction* cancel_action_ = nullptr;

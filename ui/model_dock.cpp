@@ -1,8 +1,11 @@
 #include "model_dock.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLocale>
+#include <QPushButton>
 #include <QTreeWidget>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <vector>
 
@@ -38,18 +41,39 @@ QTreeWidgetItem* add(QTreeWidgetItem* parent, const QString& k, const QString& v
 
 ModelDock::ModelDock(QWidget* parent) : QDockWidget(tr("Model"), parent) {
   setObjectName("modelDock");
-  tree_ = new QTreeWidget(this);
+  auto* body = new QWidget(this);
+  auto* v = new QVBoxLayout(body);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->setSpacing(2);
+  auto* row = new QHBoxLayout;
+  row->setContentsMargins(4, 2, 4, 0);
+  quantize_ = new QPushButton(tr("Quantize..."), body);
+  quantize_->setObjectName("quantizeButton");
+  quantize_->setToolTip(
+      tr("Write a copy of this model with its weights quantized to float16, uint16 or uint8 (as "
+         "tensorflowjs_converter writes them), with the drift each choice costs measured."));
+  quantize_->setEnabled(false);
+  row->addWidget(quantize_);
+  row->addStretch(1);
+  v->addLayout(row);
+  tree_ = new QTreeWidget(body);
   tree_->setObjectName("modelTree");
   tree_->setColumnCount(2);
   tree_->setHeaderLabels({tr("Property"), tr("Value")});
   tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
-  setWidget(tree_);
+  v->addWidget(tree_, 1);
+  setWidget(body);
+  connect(quantize_, &QPushButton::clicked, this, &ModelDock::quantizeRequested);
   connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) {
     QString node = it->data(0, Qt::UserRole).toString();
     if (!node.isEmpty()) emit nodeActivated(node);
   });
+}
+
+void ModelDock::set_quantize_enabled(bool enabled) {
+  quantize_->setEnabled(enabled);
 }
 
 void ModelDock::clear() {

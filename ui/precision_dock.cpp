@@ -20,6 +20,7 @@
 
 #include "graph_view.h"
 #include "main_window.h"
+#include "reduce_row.h"
 #include "result_cells.h"
 #include "run_controller.h"
 #include "run_dock.h"
@@ -177,6 +178,10 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   // Above the verdict's lines, which wrap long on a narrow screen: the buttons stay in view.
   v->insertWidget(v->indexOf(verdict_), graph_buttons_);
 
+  // Right under the verdict it offers a repro of.
+  reduce_row_ = new ReduceRow(window, body);
+  v->insertWidget(v->indexOf(driver_), reduce_row_);
+
   v->addStretch(1);
 
   // The summary on the left, the table on the right: a bottom dock is wide and short.
@@ -251,9 +256,15 @@ void PrecisionDock::set_model(LoadedModelPtr model) {
   // Opening a model cancels a check under way (MainWindow::open_model); its answer is dropped.
   if (checking_) cancel_reason_ = tr("another model was opened");
   model_ = std::move(model);
+  reduce_row_->set_model(model_);
   clear_result();
   if (!checking_) cancel_reason_.clear();  // said once, beside the new model
   set_checking(checking_);
+}
+
+void PrecisionDock::set_run_settings(std::function<RunRequest()> settings) {
+  settings_ = settings;
+  reduce_row_->set_run_settings(std::move(settings));
 }
 
 void PrecisionDock::start_check() {
@@ -273,10 +284,7 @@ void PrecisionDock::start_check() {
   request.options.node_threshold = threshold_->value();
   request.options.output_tolerance = tolerance_->value();
   if (!window_.check_fp16(std::move(request))) {
-    stage_->setText(window_.is_comparing() ? tr("A comparison is under way: check once it ends.")
-                    : window_.is_running()
-                        ? tr("A run is under way: check once it ends.")
-                        : tr("The model is still loading: check once it is open."));
+    stage_->setText(tr("Not now: %1. Check once it ends.").arg(window_.busy_with()));
     stage_->setStyleSheet({});
     return;
   }
@@ -340,6 +348,7 @@ void PrecisionDock::clear_result() {
   nodes_->clear();
   fix_->clear();
   for (QLabel* l : {driver_, nodes_, fix_}) l->hide();
+  reduce_row_->offer(std::nullopt, QString());
   // Kept: why the last check stopped, when opening this model stopped it.
   if (cancel_reason_.isEmpty() || checking_) stage_->clear();
   colour_status_->setEnabled(false);
@@ -375,8 +384,10 @@ int PrecisionDock::compact_height() const {
   // progress (the labels' own size hints assume a narrow width and would ask for many wrapped
   // lines).
   const int title = 24, margins = 8, spacing = 4 * 4;
+  // A note of the reduction that opened this model shows under the verdict.
+  const int note = reduce_row_ && !reduce_row_->isHidden() ? 3 * fontMetrics().lineSpacing() : 0;
   return title + margins + check_->sizeHint().height() + threshold_->sizeHint().height() + spacing +
-         3 * fontMetrics().lineSpacing();
+         3 * fontMetrics().lineSpacing() + note;
 }
 
 std::string PrecisionDock::status_of(const Fp16NodeReport& n, double threshold) {
@@ -481,6 +492,22 @@ void PrecisionDock::show_result() {
                          : tr("<b>still outside tolerance</b>.")));
   }
   for (QLabel* l : {driver_, nodes_, fix_}) l->show();
+
+  // What a repro can be cut down to: the fp32 run's own NaN or inf when there is one (then that
+  // is the verdict), else the first overflow.
+  if (r.fp32_nonfinite && !r.fp32_nonfinite->node.empty()) {
+    analysis::ReduceCondition c;
+    c.kind = analysis::ReduceConditionKind::Nonfinite;
+    c.backend = "cpu";
+    reduce_row_->offer(c, tr("the first NaN or inf of the fp32 run on cpu"));
+  } else if (r.first_overflow) {
+    analysis::ReduceCondition c;
+    c.kind = analysis::ReduceConditionKind::Fp16Overflow;
+    reduce_row_->offer(c, tr("the fp16 overflow at %1")
+                              .arg(QString::fromStdString(*r.first_overflow).toHtmlEscaped()));
+  } else {
+    reduce_row_->offer(std::nullopt, QString());
+  }
 
   set_compact(false);
   fill_table();

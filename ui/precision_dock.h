@@ -31,6 +31,7 @@ class GraphView;
 namespace tfjsi::ui {
 
 class MainWindow;
+class ReduceRow;
 
 class PrecisionDock : public QDockWidget {
   Q_OBJECT
@@ -49,7 +50,8 @@ class PrecisionDock : public QDockWidget {
 
   void set_model(LoadedModelPtr model);  // clears the last result; a check under way is dropped
   // Where the model inputs and the thread count come from (the Run dock's settings).
-  void set_run_settings(std::function<RunRequest()> settings) { settings_ = std::move(settings); }
+  // (The reduce row takes them too.)
+  void set_run_settings(std::function<RunRequest()> settings);
 
   // What the buttons do.
   void start_check();
@@ -84,6 +86,8 @@ class PrecisionDock : public QDockWidget {
   QCheckBox* gl_box() const { return use_gl_; }
   QDoubleSpinBox* threshold_box() const { return threshold_; }
   QDoubleSpinBox* tolerance_box() const { return tolerance_; }
+  // "Reduce to a repro..." for the first overflow (or the fp32 run's NaN or inf).
+  ReduceRow* reduce_row() const { return reduce_row_; }
 
  signals:
   void checkFinished(tfjsi::ui::Fp16CheckResultPtr result);
@@ -131,6 +135,7 @@ class PrecisionDock : public QDockWidget {
   QPushButton* jump_;
   QWidget* graph_buttons_;
   QTableWidget* table_;
+  ReduceRow* reduce_row_;
 };
 
 }  // namespace tfjsi::ui

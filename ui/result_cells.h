@@ -31,6 +31,12 @@ inline QString error_text(double v) {
   return QString::number(v, 'e', 1);
 }
 
+// A wall time: "40 ms" under a second, else "2.5 s".
+inline QString duration_text(double seconds) {
+  if (seconds < 1) return QStringLiteral("%1 ms").arg(seconds * 1000, 0, 'f', 0);
+  return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
+}
+
 inline QString node_link(const std::string& node) {
   const QString name = QString::fromStdString(node);
   return QStringLiteral("<a href=\"node:%1\">%2</a>")

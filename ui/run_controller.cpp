@@ -401,6 +401,51 @@ void RunController::compare(CompareRequest request) {
   emit environmentReady(environment());  // the comparison set flags and put them back
 }
 
+void RunController::reduce(ReduceRequest request) {
+  if (!request.model) {
+    emit reduceFailed(tr("Open a model first."), false);
+    return;
+  }
+  try {
+    prepare_own_executors(request.model);
+    auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    emit reduceFinished(
+        run_reduce(*engine_, request, cancel_.get(), [&](const analysis::ReduceStep& s) {
+          // At most ~20 a second: a tiny model's candidates take microseconds each.
+          const auto now = std::chrono::steady_clock::now();
+          if (now - last < std::chrono::milliseconds(50)) return;
+          last = now;
+          emit reduceProgress(s.step, QString::fromStdString(s.phase), s.nodes, s.holds,
+                              s.smallest);
+        }));
+  } catch (const Cancelled&) {
+    emit reduceFailed(tr("Cancelled"), true);
+  } catch (const std::exception& e) {
+    emit reduceFailed(QString::fromStdString(terminal_safe(e.what())), false);
+  }
+  emit memorySampled(memory_sample(true));
+  emit environmentReady(environment());  // the reduction switched backends and put them back
+}
+
+void RunController::quantize(QuantizeRequest request) {
+  if (!request.model) {
+    emit quantizeFailed(tr("Open a model first."), false);
+    return;
+  }
+  try {
+    prepare_own_executors(request.model);
+    emit quantizeFinished(
+        run_quantize(*engine_, request, cancel_.get(),
+                     [this](const QString& line) { emit quantizeProgress(line); }));
+  } catch (const Cancelled&) {
+    emit quantizeFailed(tr("Cancelled"), true);
+  } catch (const std::exception& e) {
+    emit quantizeFailed(QString::fromStdString(terminal_safe(e.what())), false);
+  }
+  emit memorySampled(memory_sample(true));
+  emit environmentReady(environment());
+}
+
 RunResultPtr RunController::execute(const RunRequest& r) {
   ensure_engine();
   const graph::Graph& graph = *model_->graph;

@@ -20,6 +20,8 @@
 #include "compare_job.h"
 #include "fp16_check_job.h"
 #include "loaded_model.h"
+#include "quantize_job.h"
+#include "reduce_job.h"
 #include "run_result.h"
 
 namespace tfjsi::runtime {
@@ -60,6 +62,14 @@ class RunController : public QObject {
   // Compares two backends on this engine; emits compareProgress, then compareFinished or
   // compareFailed. The cancel flag stops it at the next node.
   void compare(tfjsi::ui::CompareRequest request);
+  // Reduces the model to the smallest subgraph that still shows the condition and writes it to
+  // the request's folder; emits reduceProgress per candidate, then reduceFinished or
+  // reduceFailed. The cancel flag stops it at the next kernel or candidate; nothing is written.
+  void reduce(tfjsi::ui::ReduceRequest request);
+  // Measures the quantization advice, or writes one quantized bundle, on this engine's cpu
+  // backend; emits quantizeProgress, then quantizeFinished or quantizeFailed. The cancel flag
+  // stops it at the next kernel or model run.
+  void quantize(tfjsi::ui::QuantizeRequest request);
 
  signals:
   void backendsReady(tfjsi::ui::BackendList backends);
@@ -80,6 +90,14 @@ class RunController : public QObject {
   void compareProgress(int pass, const QString& stage, int done, int total);
   void compareFinished(tfjsi::ui::CompareResultPtr result);
   void compareFailed(const QString& message, bool cancelled);
+  // A candidate run: `nodes` of it, whether it still shows the condition, the smallest that does
+  // so far. At most ~20 a second.
+  void reduceProgress(int step, const QString& phase, int nodes, bool holds, int smallest);
+  void reduceFinished(tfjsi::ui::ReduceResultPtr result);
+  void reduceFailed(const QString& message, bool cancelled);
+  void quantizeProgress(const QString& line);
+  void quantizeFinished(tfjsi::ui::QuantizeResultPtr result);
+  void quantizeFailed(const QString& message, bool cancelled);
 
  private:
   void ensure_engine();

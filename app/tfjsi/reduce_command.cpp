@@ -1,10 +1,9 @@
 // tfjsi reduce MODEL --until fp16-overflow|nonfinite|diverge:A,B|error --out DIR
 //   [--backend NAME] [--precision fp32|fp16] [--tolerance X] [--input [NAME=]FILE.npy]...
 //   [--threads N] [--flag NAME=VALUE]... [--json]
-#include <chrono>
 #include <iostream>
 
-#include "analysis/reduce.h"
+#include "analysis/reduce_to_folder.h"
 #include "args.h"
 #include "backends/all_backends.h"
 #include "commands.h"
@@ -12,9 +11,7 @@
 #include "core/terminal_text.h"
 #include "engine_setup.h"
 #include "inputs.h"
-#include "io/npy.h"
 #include "model_arg.h"
-#include "out_dir.h"
 #include "safe_output.h"
 
 namespace tfjsi::cli {
@@ -86,40 +83,27 @@ int reduce_command(std::span<const std::string> argv) {
   const LoadedModel m = load_model(args.positional()[0]);
   engine->open_model(m.bundle);
   const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));
-  prepare_out_dir(out, m.bundle);
+  analysis::OutputFolder folder(out, m.bundle.dir, "--out");
 
-  const auto t0 = std::chrono::steady_clock::now();
   analysis::ReduceOptions opt;
   opt.condition = condition;
   opt.on_step = [](const analysis::ReduceStep& s) {
     std::cerr << "reduce: step " << s.step << " (" << s.phase << "): " << s.nodes << " nodes, "
               << (s.holds ? "holds" : "does not hold") << "; " << s.smallest << " nodes left\n";
   };
-  const auto r = analysis::reduce_model(*engine, m.bundle, *m.graph, inputs.tensors, opt);
-  if (!r) {
+  const auto done =
+      analysis::reduce_to_folder(*engine, m.bundle, *m.graph, inputs.tensors, opt, folder);
+  if (!done) {
     std::cerr << "tfjsi: error: the condition " << condition.text()
               << " never holds on the whole model " << terminal_safe(m.bundle.model_json.string())
               << " (nothing to reduce)\n";
     return 1;
   }
+  const analysis::Reduction* r = &done->reduction;
   std::cerr << "reduce: the whole model (" << m.graph->nodes.size()
             << " nodes): " << terminal_safe(r->whole.summary(condition)) << '\n';
-  const std::uint64_t bytes = analysis::write_reduction(*r, m.bundle, *m.graph, out);
-
-  // The bundle as written, read back by our loader and fed the .npy files written: it must show
-  // the condition at the same node.
-  const LoadedModel back = load_model(out.string());
-  runtime::NamedTensors feeds;
-  for (std::size_t k = 0; k < r->subgraph.inputs.size(); ++k)
-    feeds.emplace(r->subgraph.inputs[k].name,
-                  io::read_npy(out / ("input_" + std::to_string(k) + ".npy")));
-  const auto again = analysis::check_at(*engine, *back.graph, feeds, condition, r->reduced.node);
-  if (!again)
-    throw ModelError("internal: the bundle written in " + out.string() +
-                     " does not show the condition at node '" + r->reduced.node +
-                     "' when read back; please report it");
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto* again = &done->confirmed;
+  const double seconds = done->seconds;
 
   nlohmann::json j;
   j["model"] = m.bundle.model_json.string();
@@ -128,7 +112,7 @@ int reduce_command(std::span<const std::string> argv) {
   j["precision"] = std::string(runtime::to_string(condition.precision));
   j["recorded_on"] = r->recorded_on;
   j["nodes_before"] = r->nodes_before;
-  j["nodes_after"] = back.graph->nodes.size();
+  j["nodes_after"] = done->nodes_after;
   j["culprit"] = r->reduced.node;
   j["culprit_op"] = r->reduced.op;
   j["whole"] = r->whole.to_json(condition);
@@ -136,16 +120,15 @@ int reduce_command(std::span<const std::string> argv) {
   j["steps"] = r->steps;
   j["seconds"] = seconds;
   j["inputs"] = r->subgraph.inputs.size();
-  j["bytes"] = bytes;
-  j["files"] = {"model.json", "inputs.json", "repro.js"};
-  for (const auto& s : back.bundle.shards) j["files"].push_back(s.manifest_path);
+  j["bytes"] = done->bytes;
+  j["files"] = done->files;
   if (json) {
     std::cout << json_text(j) << '\n';
     return 0;
   }
   std::cout << "Reduced " << m.bundle.model_json.string() << " until " << condition.text() << " to "
             << out.string() << "/\n"
-            << "  nodes:   " << r->nodes_before << " -> " << back.graph->nodes.size() << " ("
+            << "  nodes:   " << r->nodes_before << " -> " << done->nodes_after << " ("
             << r->subgraph.inputs.size() << " inputs fed with values recorded on " << r->recorded_on
             << "), " << r->steps << " steps, " << seconds << " s\n"
             << "  culprit: " << again->summary(condition) << '\n'

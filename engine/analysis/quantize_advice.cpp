@@ -6,6 +6,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "analysis/cancel_watch.h"
 #include "analysis/quantize_bundle.h"
 #include "analysis/tensor_error.h"
 #include "graph/build.h"
@@ -107,6 +108,7 @@ std::vector<HostTensor> run_bundle(runtime::Engine& engine, const model::Bundle&
 QuantizeAdvice advise_quantization(runtime::Engine& engine, const model::Bundle& bundle,
                                    const graph::Graph& graph, const runtime::NamedTensors& inputs,
                                    const AdviceOptions& options) {
+  const CancelWatch cancel(engine, options.cancel);
   QuantizeAdvice advice;
   advice.tolerance = options.tolerance;
   advice.candidates = options.candidates;
@@ -120,6 +122,7 @@ QuantizeAdvice advise_quantization(runtime::Engine& engine, const model::Bundle&
     if (options.progress) options.progress(line);
   };
   auto measure = [&](const QuantizedBundle& q) {
+    cancel.check();
     ++advice.runs;
     return output_drift(reference, run_bundle(engine, dequantized_copy(bundle, q), inputs));
   };
@@ -147,6 +150,7 @@ QuantizeAdvice advise_quantization(runtime::Engine& engine, const model::Bundle&
   };
 
   for (const model::Quantization dtype : kDtypes) {
+    cancel.check();
     const QuantizedBundle all = quantize_bundle(bundle, dtype, {});
     advice.float_bytes = all.float_bytes;
     const double drift0 = measure(all);

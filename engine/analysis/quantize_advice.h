@@ -14,6 +14,7 @@
 // until the drift is within tolerance. A dtype within tolerance as it is is not searched.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -58,6 +59,9 @@ struct AdviceOptions {
   double tolerance = 1e-2;
   int candidates = 8;
   std::function<void(std::string_view)> progress;  // one line per model run
+  // When set, advise_quantization throws Cancelled at the next kernel or between model runs
+  // (analysis/cancel_watch.h).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct QuantizeAdvice {

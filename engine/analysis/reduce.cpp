@@ -4,6 +4,7 @@
 #include <fstream>
 #include <set>
 
+#include "analysis/cancel_watch.h"
 #include "core/error.h"
 #include "io/npy.h"
 #include "io/safe_write.h"
@@ -16,8 +17,13 @@ namespace {
 class Search {
  public:
   Search(runtime::Engine& engine, const model::Bundle& bundle, const graph::Graph& graph,
-         const Recording& rec, const ReduceOptions& options)
-      : engine_(engine), graph_(graph), rec_(rec), options_(options), maker_(bundle, graph) {
+         const Recording& rec, const ReduceOptions& options, const CancelWatch& cancel)
+      : engine_(engine),
+        graph_(graph),
+        rec_(rec),
+        options_(options),
+        cancel_(cancel),
+        maker_(bundle, graph) {
     const std::size_t n = graph.nodes.size();
     is_input_.assign(n, 0);
     for (const auto& e : graph.inputs)
@@ -61,6 +67,7 @@ class Search {
   bool holds(const std::vector<int>& nodes, const std::string& phase) {
     // The linear pass's last round tries again the cuts that failed after its last success.
     if (failed_.count(nodes)) return false;
+    cancel_.check();
     ++steps;
     ReduceStep step{phase, steps, 0, false, best_nodes};
     std::optional<Finding> f;
@@ -100,6 +107,7 @@ class Search {
   const graph::Graph& graph_;
   const Recording& rec_;
   const ReduceOptions& options_;
+  const CancelWatch& cancel_;
   SubgraphMaker maker_;
   std::vector<char> is_input_, cuttable_;
 };
@@ -110,9 +118,10 @@ std::optional<Reduction> reduce_model(runtime::Engine& engine, const model::Bund
                                       const graph::Graph& graph,
                                       const runtime::NamedTensors& inputs,
                                       const ReduceOptions& options) {
+  const CancelWatch cancel(engine, options.cancel);
   std::optional<Recording> rec = record_model(engine, graph, inputs, options.condition);
   if (!rec) return std::nullopt;
-  Search search(engine, bundle, graph, *rec, options);
+  Search search(engine, bundle, graph, *rec, options, cancel);
   const int culprit = rec->culprit;
   const std::string culprit_label = "node '" + rec->finding.node + "' (" + rec->finding.op + ")";
 

@@ -8,6 +8,7 @@
 // loads, its inputs as .npy, and repro.js.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -31,6 +32,9 @@ struct ReduceStep {
 struct ReduceOptions {
   ReduceCondition condition;
   std::function<void(const ReduceStep&)> on_step;
+  // When set, reduce_model throws Cancelled at the next kernel or between candidates
+  // (analysis/cancel_watch.h).
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct Reduction {
@@ -44,7 +48,8 @@ struct Reduction {
 };
 
 // Nullopt when the condition never holds on the whole model. Throws ModelError for a model that
-// cannot be run for the condition, BackendUnavailable for a backend that cannot run here.
+// cannot be run for the condition, BackendUnavailable for a backend that cannot run here,
+// Cancelled when options.cancel is set.
 std::optional<Reduction> reduce_model(runtime::Engine& engine, const model::Bundle& bundle,
                                       const graph::Graph& graph,
                                       const runtime::NamedTensors& inputs,

@@ -84,3 +84,16 @@ set_tests_properties(gui_compare_test PROPERTIES TIMEOUT 600)
 # The Environment panel's op table (issue #26): every converter op with what each backend runs.
 tfjsi_add_suite(gui_env_ops_test ${CMAKE_CURRENT_LIST_DIR}/env_ops_test.cpp)
 target_link_libraries(gui_env_ops_test PRIVATE tfjsi_ui)
+
+# Issue #23's "Reduce to a repro..." in the Precision and Compare docks: the reduced bundle loads,
+# is smaller, is opened, and shows the overflow (or the divergence) at the same node when checked
+# again; a folder that will not do is refused; Cancel mid-way leaves the folder as it was.
+tfjsi_add_suite(gui_reduce_test ${CMAKE_CURRENT_LIST_DIR}/reduce_test.cpp)
+target_link_libraries(gui_reduce_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_reduce_test PROPERTIES TIMEOUT 900)
+
+# Issue #23's "Quantize..." in the Model dock: Advise selects the smallest bundle within the
+# tolerance; Write uint8 matches the converter's shards and loads; Open It opens it.
+tfjsi_add_suite(gui_quantize_test ${CMAKE_CURRENT_LIST_DIR}/quantize_test.cpp)
+target_link_libraries(gui_quantize_test PRIVATE tfjsi_ui)
+set_tests_properties(gui_quantize_test PROPERTIES TIMEOUT 600)
