@@ -22,6 +22,11 @@ next to the other configurations of the same model. gl runs with XDG_CACHE_HOME 
 so its program binaries on disk are the benchmark's own. The 1-minute load average is sampled before
 every model and reported with the table; --save-json keeps every process's figures.
 
+Before and after: --before PATH names an older tfjsi build; every configuration of ours then also
+runs with it (as "cpu@before" and so on, right after the same configuration of the current build,
+gl with a program cache of its own), and the table gains a column "after / before" per backend and
+a summary line of those ratios: the check that a change made nothing slower.
+
 usage: bench/run.py [--rounds N] [--runs N] [--warmup N] [--tfjsi PATH] [--configs LIST]
                     [--config-rounds C=N,...] [--gl-cache DIR] [--out FILE] [--save-json FILE]
                     [MODEL...]
@@ -50,6 +55,10 @@ CONFIGS = ["tfjs-cpu", "tfjs-wasm", "cpu", "xnnpack", "xnnpack-t1", "gl", "gl-fp
 LABELS = {"tfjs-cpu": "TF.js cpu", "tfjs-wasm": "TF.js wasm (1 thr)", "cpu": "ours cpu",
           "xnnpack": "ours xnnpack", "xnnpack-t1": "ours xnnpack 1 thr", "gl": "ours gl fp32",
           "gl-fp16": "ours gl fp16"}
+BEFORE = "@before"  # suffix of a configuration run with --before's binary
+for _c in CONFIGS[2:]:
+    CONFIGS.insert(CONFIGS.index(_c) + 1, _c + BEFORE)
+    LABELS[_c + BEFORE] = LABELS[_c] + " (before)"
 
 
 def log(msg):
@@ -157,8 +166,9 @@ def time_config(config, args, model, name, extra):
         cmd = ["node", NODE_SCRIPT, model, "--backend", config[5:], "--warmup", str(warmup),
                "--runs", str(runs), "--load-runs", "1", "--name", name]
     else:
-        backend, *variant = config.split("-")
-        cmd = [args.tfjsi, "bench", model, "--backend", backend, "--warmup", str(warmup),
+        before = config.endswith(BEFORE)
+        backend, *variant = config.removesuffix(BEFORE).split("-")
+        cmd = [args.before if before else args.tfjsi, "bench", model, "--backend", backend, "--warmup", str(warmup),
                "--runs", str(runs), "--json"] + extra
         if "t1" in variant:
             cmd += ["--threads", "1"]
@@ -166,7 +176,7 @@ def time_config(config, args, model, name, extra):
             cmd += ["--precision", "fp16"]
     env = None
     if config.startswith("gl"):
-        env = dict(os.environ, XDG_CACHE_HOME=args.gl_cache)
+        env = dict(os.environ, XDG_CACHE_HOME=args.gl_cache + ("-before" if config.endswith(BEFORE) else ""))
     j = run_json(cmd, args.timeout, env)
     return j["median_ms"], j
 
@@ -189,6 +199,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=1800, help="seconds per process")
     ap.add_argument("--tfjsi", default=os.path.join(ROOT, "build", "app", "tfjsi"))
+    ap.add_argument("--before", help="an older tfjsi binary: run every configuration of ours with it too")
     ap.add_argument("--corpus", default=os.environ.get("TFJSI_CORPUS_DIR", DEFAULT_CORPUS))
     ap.add_argument("--configs", default=",".join(CONFIGS), help="subset of " + ",".join(CONFIGS))
     ap.add_argument("--config-rounds", default="",
@@ -219,6 +230,8 @@ def main():
     env = run_json([args.tfjsi, "env", "--json"], 300)
     available = {b["name"] for b in env["backends"] if b["available"]}
     configs = [c for c in args.configs.split(",") if c.startswith("tfjs-") or c.split("-")[0] in available]
+    if args.before:
+        configs = [x for c in configs for x in ([c] if c.startswith("tfjs-") else [c, c + BEFORE])]
     for c in args.configs.split(","):
         if c not in configs:
             log(f"bench: {c} skipped: backend not available")
@@ -334,6 +347,9 @@ def report(rows, configs, env, args, memory, loads, config_rounds):
     for c in ("xnnpack", "xnnpack-t1", "gl", "gl-fp16"):
         if c in configs and "tfjs-wasm" in configs:
             ratio_cols.append((f"{c} / TF.js wasm", c, "tfjs-wasm"))
+    for c in CONFIGS:
+        if c + BEFORE in configs and c in configs:
+            ratio_cols.append((f"{c} after / before", c, c + BEFORE))
     head += [r[0] for r in ratio_cols]
     gf_cols = [c for c in ("cpu", "xnnpack", "xnnpack-t1") if c in configs]
     head += [f"{c} GFLOP/s (% peak)" for c in gf_cols] + ["load"]
@@ -413,6 +429,13 @@ def summary(rows, configs):
         ok = sum(1 for x, _ in rs if x <= 1 / 3)
         out.append(f"- for comparison, ours xnnpack with --threads 1 <= 1/3 of TF.js wasm on the same ten: {ok} of "
                    f"{len(rs)}; worst: {worst(rs)}.")
+    for c in CONFIGS:
+        if c + BEFORE in configs and c in configs:
+            rs = ratios(c, c + BEFORE)
+            slower = [(x, n) for x, n in rs if x > 1.05]
+            med = statistics.median(x for x, _ in rs) if rs else float("nan")
+            out.append(f"- {LABELS[c]} after / before: median {med:.3f} over {len(rs)} models; "
+                       f"{len(slower)} more than 5% slower{missing(c, c + BEFORE)}; slowest: {worst(rs)}.")
     for c in ("gl", "gl-fp16"):
         if c in configs and "tfjs-wasm" in configs:
             rs = ratios(c, "tfjs-wasm")
