@@ -183,12 +183,7 @@ CompareDock::CompareDock(MainWindow& window)
   table_->horizontalHeaderItem(kAlone)->setToolTip(
       tr("A divergent node re-run alone on the reference's inputs: wrong on its own, or only "
          "inheriting error from the nodes before it"));
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(20);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  read_only_rows(table_);
   table_->horizontalHeader()->setSectionResizeMode(kNode, QHeaderView::Interactive);
   table_->setColumnWidth(kNode, 170);
   table_->setTextElideMode(Qt::ElideMiddle);

@@ -209,12 +209,7 @@ PrecisionDock::PrecisionDock(MainWindow& window)
       tr("max |fp16 - fp32| relative to the node's largest |fp32|, cpu emulation"));
   table_->horizontalHeaderItem(kGlError)->setToolTip(
       tr("The same on gl with RGBA16F textures (empty when gl did not run)"));
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(20);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  read_only_rows(table_);
   // Node names are long: the column keeps a readable width and the table scrolls sideways.
   table_->horizontalHeader()->setSectionResizeMode(kNode, QHeaderView::Interactive);
   table_->setColumnWidth(kNode, 200);

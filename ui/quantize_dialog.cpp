@@ -130,12 +130,7 @@ QuantizeDialog::QuantizeDialog(MainWindow& window) : QDialog(&window), window_(w
       tr("Weight groups (the weights one op reads) kept float32; the row adds the last one"));
   table_->horizontalHeaderItem(kDrift)->setToolTip(
       tr("max over outputs of max |quantized - float| / max(1, max |float|), cpu"));
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->verticalHeader()->setDefaultSectionSize(20);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  read_only_rows(table_);
   table_->horizontalHeader()->setSectionResizeMode(kKept, QHeaderView::Stretch);
   table_->setTextElideMode(Qt::ElideMiddle);
   table_->setWordWrap(false);

@@ -3,14 +3,27 @@
 // panel turns into a jump in the graph.
 #pragma once
 
+#include <QHeaderView>
 #include <QObject>
 #include <QString>
+#include <QTableWidget>
 #include <QTableWidgetItem>
 #include <QUrl>
 #include <cmath>
 #include <string>
 
 namespace tfjsi::ui {
+
+// The analysis tables' common look: whole rows selected one at a time, nothing editable, no row
+// numbers, compact rows, columns sized to their contents.
+inline void read_only_rows(QTableWidget* table) {
+  table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table->setSelectionMode(QAbstractItemView::SingleSelection);
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table->verticalHeader()->hide();
+  table->verticalHeader()->setDefaultSectionSize(20);
+  table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
 
 // A table cell that sorts by a number (Qt::UserRole) rather than by its text.
 class NumberItem final : public QTableWidgetItem {
