@@ -170,8 +170,8 @@ void MainWindow::build_menus() {
   rebuild_recent_menu();
   file->addSeparator();
   QMenu* exp = file->addMenu(tr("&Export Graph"));
-  exp->addAction(tr("As &PNG..."), this, &MainWindow::export_png);
-  exp->addAction(tr("As &SVG..."), this, &MainWindow::export_svg);
+  exp->addAction(tr("As &PNG..."), this, [this] { export_graph(true); });
+  exp->addAction(tr("As &SVG..."), this, [this] { export_graph(false); });
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
   quit->setShortcut(QKeySequence::Quit);
@@ -723,13 +723,16 @@ void MainWindow::on_failed(const QString& path, const QString& message) {
   emit modelFailed(path, message);
 }
 
-void MainWindow::export_png() {
-  QString file = QFileDialog::getSaveFileName(this, tr("Export graph as PNG"), export_name("png"),
-                                              tr("PNG image (*.png)"));
+void MainWindow::export_graph(bool png) {
+  const QString file = QFileDialog::getSaveFileName(
+      this, png ? tr("Export graph as PNG") : tr("Export graph as SVG"),
+      export_name(png ? "png" : "svg"), png ? tr("PNG image (*.png)") : tr("SVG image (*.svg)"));
   if (file.isEmpty()) return;
   last_export_dir_ = QFileInfo(file).absolutePath();
   try {
-    const QString note = graph_view_->export_png(file);
+    // A PNG of a very large graph is drawn smaller; the note says so.
+    const QString note = png ? graph_view_->export_png(file) : QString();
+    if (!png) graph_view_->export_svg(file);
     status_->setText(note.isEmpty() ? tr("Saved %1").arg(file)
                                     : tr("Saved %1, %2").arg(file, note));
   } catch (const std::exception& e) {
@@ -741,19 +744,6 @@ QString MainWindow::export_name(const QString& suffix) const {
   const QString name = model_ ? model_display_name() : QStringLiteral("graph");
   return QDir(last_export_dir_.isEmpty() ? QDir::currentPath() : last_export_dir_)
       .filePath(name + "." + suffix);
-}
-
-void MainWindow::export_svg() {
-  QString file = QFileDialog::getSaveFileName(this, tr("Export graph as SVG"), export_name("svg"),
-                                              tr("SVG image (*.svg)"));
-  if (file.isEmpty()) return;
-  last_export_dir_ = QFileInfo(file).absolutePath();
-  try {
-    graph_view_->export_svg(file);
-    status_->setText(tr("Saved %1").arg(file));
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Export failed"), QString::fromUtf8(e.what()));
-  }
 }
 
 void MainWindow::about() {

@@ -133,8 +133,7 @@ class MainWindow : public QMainWindow {
   void rebuild_recent_menu();
   void on_loaded(LoadedModelPtr model);
   void on_failed(const QString& path, const QString& message);
-  void export_png();
-  void export_svg();
+  void export_graph(bool png);
   // The folder holding the open model's model.json, else the last opened one's (empty if none).
   QString last_model_folder() const;
   // How the model is named to a user: its bundle folder's name for a model.json, else the
