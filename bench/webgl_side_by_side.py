@@ -170,7 +170,7 @@ def ours_env(cache):
 
 def ours_bench(args, model, inputs, precision, cache):
     cmd = [args.tfjsi, "bench", model, "--backend", "gl", "--precision", precision, "--warmup",
-           str(args.warmup), "--runs", str(args.runs), "--json"] + inputs
+           str(args.warmup), "--runs", str(args.runs), "--json"] + inputs + ours_flags(args)
     j = run_json(cmd, args.timeout, ours_env(cache))
     if j.get("backend") != "gl":
         raise RuntimeError(f"tfjsi ran on {j.get('backend')}, not gl")
@@ -179,8 +179,12 @@ def ours_bench(args, model, inputs, precision, cache):
 
 def ours_outputs(args, model, inputs, precision, cache, out_dir):
     cmd = [args.tfjsi, "run", model, "--backend", "gl", "--precision", precision, "--out", out_dir,
-           "--json"] + inputs
+           "--json"] + inputs + ours_flags(args)
     return run_json(cmd, args.timeout, ours_env(cache))
+
+
+def ours_flags(args):
+    return [a for f in args.ours_flag for a in ("--flag", f)]
 
 
 def webgl_run(args, golden_dir, precision, work):
@@ -534,6 +538,8 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep outputs and caches (in --work)")
     ap.add_argument("--work", help="scratch folder (default: a new one in $TMPDIR)")
     ap.add_argument("--render", nargs="+", metavar="RAW_JSON", help="run nothing: table from raw files")
+    ap.add_argument("--ours-flag", action="append", default=[], metavar="NAME=VALUE",
+                    help="an engine flag for tfjsi's runs (--flag), e.g. fp16_follow=accuracy; repeatable")
     args = ap.parse_args()
     out = args.out or os.path.join(ROOT, "bench", "results",
                                    f"webgl-side-by-side-{datetime.date.today().isoformat()}.md")

@@ -96,6 +96,15 @@ PrecisionDock::PrecisionDock(MainWindow& window)
       tr("How the cpu emulation stores a float as half. IEEE conversion is what "
          "most GPUs do; Mesa's llvmpipe truncates and clamps at 65504. The gl "
          "driver's own rule is probed and emulated too when it differs."));
+  follow_ = new QComboBox(body);
+  follow_->setObjectName("fp16FollowCombo");
+  follow_->addItem(tr("TF.js webgl"), static_cast<int>(runtime::Fp16Follow::Webgl));
+  follow_->addItem(tr("best accuracy"), static_cast<int>(runtime::Fp16Follow::Accuracy));
+  follow_->setToolTip(
+      tr("Where half floats are stored. Like TF.js webgl: where TF.js 4.22's webgl backend "
+         "stores its fp16 textures (every op's output, the stages of its reductions and "
+         "softmax), so the error predicts what TF.js users see. Best accuracy: only where this "
+         "engine's kernels store. The emulation and the gl fp16 run both follow it."));
   use_gl_ = new QCheckBox(tr("gl fp16 too"), body);
   use_gl_->setChecked(defaults.use_gl);
   use_gl_->setToolTip(
@@ -134,6 +143,11 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   limits_row->addStretch(1);
   v->addLayout(limits_row);
   auto* progress_row = new QHBoxLayout;
+  // The third option shares the row of the progress and the stage text: the dock stays three
+  // rows high before a result.
+  progress_row->addWidget(new QLabel(tr("Round like:"), body));
+  progress_row->addWidget(follow_);
+  progress_row->addSpacing(8);
   progress_row->addWidget(progress_);
   progress_row->addWidget(stage_, 1);
   v->addLayout(progress_row);
@@ -276,6 +290,7 @@ void PrecisionDock::start_check() {
           ? analysis::HalfRule{analysis::HalfRounding::TowardZero, analysis::HalfOverflow::Clamp}
           : analysis::HalfRule{};
   request.options.use_gl = use_gl_->isChecked();
+  request.options.follow = static_cast<runtime::Fp16Follow>(follow_->currentData().toInt());
   request.options.node_threshold = threshold_->value();
   request.options.output_tolerance = tolerance_->value();
   if (!window_.check_fp16(std::move(request))) {
@@ -299,7 +314,8 @@ void PrecisionDock::set_checking(bool checking) {
   check_->setEnabled(!checking && model_);
   cancel_->setEnabled(checking);
   progress_->setVisible(checking);
-  for (QWidget* w : std::initializer_list<QWidget*>{rule_, use_gl_, threshold_, tolerance_})
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{rule_, follow_, use_gl_, threshold_, tolerance_})
     w->setEnabled(!checking);
 }
 
@@ -432,6 +448,10 @@ void PrecisionDock::show_result() {
     d << tr("<b>gl driver:</b> not probed (gl fp16 was not asked for)");
   }
   d << tr("<b>Emulation:</b> %1").arg(rule_text(r.rule));
+  d << tr("<b>fp16 follows:</b> %1")
+           .arg(r.follow == runtime::Fp16Follow::Webgl
+                    ? tr("TF.js webgl (rounds where its fp16 textures store)")
+                    : tr("best accuracy (rounds only where this engine's kernels store)"));
   QStringList runs{tr("emulation %1").arg(error_text(r.max_output_error))};
   if (r.driver_rule && *r.driver_rule != r.rule && r.driver_max_output_error)
     runs << tr("emulation under the driver's rule %1").arg(error_text(*r.driver_max_output_error));

@@ -83,6 +83,7 @@ class PrecisionDock : public QDockWidget {
   QPushButton* jump_button() const { return jump_; }
   QTableWidget* table() const { return table_; }
   QComboBox* rule_combo() const { return rule_; }
+  QComboBox* follow_combo() const { return follow_; }
   QCheckBox* gl_box() const { return use_gl_; }
   QDoubleSpinBox* threshold_box() const { return threshold_; }
   QDoubleSpinBox* tolerance_box() const { return tolerance_; }
@@ -121,6 +122,7 @@ class PrecisionDock : public QDockWidget {
   QPushButton* check_;
   QPushButton* cancel_;
   QComboBox* rule_;
+  QComboBox* follow_;
   QCheckBox* use_gl_;
   QDoubleSpinBox* threshold_;
   QDoubleSpinBox* tolerance_;

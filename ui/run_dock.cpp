@@ -45,7 +45,8 @@ RunDock::RunDock(QWidget* parent) : QDockWidget(tr("Run"), parent) {
   fp16_->setObjectName("fp16Box");
   fp16_->setToolTip(
       tr("gl only: fp16 tensors, as on many mobile GPUs (fp32 when off); stored as flag "
-         "gl.fp16_storage says (RGBA16F, or RGBA32F rounded the same way)."));
+         "gl.fp16_storage says (RGBA16F, or RGBA32F rounded the same way), where flag "
+         "fp16_follow says (webgl: where TF.js's webgl backend stores half floats)."));
   form->addRow(tr("Precision"), fp16_);
   threads_ = new QSpinBox(body);
   threads_->setObjectName("threadsBox");
@@ -313,7 +314,9 @@ void RunDock::update_enabled() {
   const bool gl = backend_->currentData().toString() == "gl";
   fp16_->setEnabled(gl);
   fp16_->setToolTip(gl ? tr("fp16 tensors, as on many mobile GPUs (fp32 when off); stored as "
-                            "flag gl.fp16_storage says (RGBA16F, or RGBA32F rounded the same way)")
+                            "flag gl.fp16_storage says (RGBA16F, or RGBA32F rounded the same way), "
+                            "where flag fp16_follow says (webgl: where TF.js's webgl backend "
+                            "stores half floats)")
                        : tr("Only the gl backend has a texture precision"));
   const bool can_run = model_ && backend_->count() > 0 && !running_;
   run_->setEnabled(can_run);

@@ -96,11 +96,11 @@ double max_normalized(const std::vector<TensorError>& errs) {
 // Runs the emulation with `keep` stored in fp32 and returns the pass.
 Pass emulate(runtime::Engine& engine, const graph::Graph& graph, NodeIds& ids,
              const runtime::NamedTensors& inputs, const Reference& ref, HalfRule rule,
-             const std::unordered_set<int>& keep) {
+             const std::unordered_set<int>& keep, runtime::Fp16Follow follow) {
   const graph::Graph rounded = graph_with_half_weights(graph, rule, keep);
   ids.alias(rounded);
   runtime::Executor exec(engine, rounded);
-  Fp16StorageEmulation emulation(ids, rule, keep);
+  Fp16StorageEmulation emulation(ids, rule, keep, follow);
   return run_pass(engine, exec, ids, inputs_as_half(graph, inputs, rule, keep), &ref, &emulation,
                   nullptr);
 }
@@ -256,7 +256,10 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
   }
 
   // fp16 storage, emulated.
-  const Pass emu = emulate(engine, graph, ids, inputs, ref, options.rule, {});
+  const runtime::Fp16Follow follow =
+      options.follow ? *options.follow : runtime::fp16_follow(&engine.flags());
+  report.follow = follow;
+  const Pass emu = emulate(engine, graph, ids, inputs, ref, options.rule, {}, follow);
   const auto emu_out = output_errors(ref, emu.outputs);
   report.max_output_error = max_normalized(emu_out);
 
@@ -267,9 +270,16 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
     if (report.probe.available) {
       report.driver_rule = report.probe.store.rule;
       if (*report.driver_rule != options.rule)
-        driver_pass = emulate(engine, graph, ids, inputs, ref, *report.driver_rule, {});
+        driver_pass = emulate(engine, graph, ids, inputs, ref, *report.driver_rule, {}, follow);
       engine.set_precision(runtime::Precision::Fp16);
       engine.set_backend("gl");
+      // gl rounds where the emulation does, for this run.
+      struct FollowFlag {
+        runtime::Flags& flags;
+        std::string was = flags.get_string(runtime::kFp16FollowFlag);
+        ~FollowFlag() { flags.set(runtime::kFp16FollowFlag, was); }
+      } restore_follow{engine.flags()};
+      engine.flags().set(runtime::kFp16FollowFlag, runtime::to_string(follow));
       try {
         runtime::Executor exec(engine, graph);
         gl_pass = run_pass(engine, exec, ids, inputs, &ref, nullptr, nullptr);
@@ -351,7 +361,7 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
     if (!next) break;
     keep.insert(*next);
     added.push_back(*next);
-    mixed = emulate(engine, graph, ids, inputs, ref, options.rule, keep);
+    mixed = emulate(engine, graph, ids, inputs, ref, options.rule, keep, follow);
     ++report.fix_runs;
     last = &*mixed;
     fixed_out = output_errors(ref, mixed->outputs);
@@ -362,7 +372,7 @@ Fp16Report check_fp16(runtime::Engine& engine, const graph::Graph& graph,
          ++it) {
       std::unordered_set<int> fewer = keep;
       fewer.erase(*it);
-      Pass p = emulate(engine, graph, ids, inputs, ref, options.rule, fewer);
+      Pass p = emulate(engine, graph, ids, inputs, ref, options.rule, fewer, follow);
       ++report.fix_runs;
       auto errs = output_errors(ref, p.outputs);
       if (max_normalized(errs) <= tol) keep = std::move(fewer), fixed_out = std::move(errs);
@@ -429,6 +439,7 @@ nlohmann::json to_json(const Fp16Report& r) {
   j["overflow_rule_source"] = r.driver_rule ? "gl driver probe" : "emulation (no gl driver)";
   j["rounding"] = std::string(to_string(r.driver_rule ? r.driver_rule->rounding : r.rule.rounding));
   j["emulation_rule"] = rule_json(r.rule);
+  j["fp16_follow"] = std::string(runtime::to_string(r.follow));
   j["gl_probe"] = to_json(r.probe);
   if (!r.gl_run_error.empty()) j["gl_run_error"] = r.gl_run_error;
   j["first_overflow"] = opt_name(r.first_overflow);
@@ -498,6 +509,7 @@ std::string to_text(const Fp16Report& r, int worst_nodes) {
   s << (r.fp16_safe ? "fp16-safe" : "NOT fp16-safe") << ": outputs' error in fp16 storage "
     << fmt(r.max_output_error) << " (emulation, " << to_string(r.rule.rounding) << ", overflow "
     << to_string(r.rule.overflow) << "; tolerance " << fmt(r.output_tolerance) << ")\n";
+  s << "fp16 " << runtime::describe(r.follow) << "\n";
   if (r.probe.available) {
     s << "gl driver: rounds " << to_string(r.probe.store.rule.rounding) << ", overflow becomes "
       << to_string(r.probe.store.rule.overflow) << (r.probe.store.exact ? "" : " (closest match)")

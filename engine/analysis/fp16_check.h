@@ -21,6 +21,7 @@
 #include "graph/ir.h"
 #include "runtime/engine.h"
 #include "runtime/executor.h"
+#include "runtime/fp16_follow.h"
 
 namespace tfjsi::analysis {
 
@@ -31,7 +32,10 @@ struct Fp16CheckOptions {
   double node_threshold = 1e-2;
   // Outputs match fp32 when max |fp16 - fp32| <= output_tolerance * max(1, max |fp32|).
   double output_tolerance = 1e-2;
-  bool use_gl = true;     // run on gl fp16 (and probe it) when it is available
+  bool use_gl = true;  // run on gl fp16 (and probe it) when it is available
+  // Where the emulation rounds; unset: as the engine's flag fp16_follow says (the gl run follows
+  // that flag too, so both round in the same places).
+  std::optional<runtime::Fp16Follow> follow;
   int max_fix_runs = 16;  // mixed-plan runs the fix search may make
 };
 
@@ -71,6 +75,7 @@ struct Fp32Nonfinite {
 };
 
 struct Fp16Report {
+  runtime::Fp16Follow follow = runtime::Fp16Follow::Webgl;  // where the emulation rounded
   // Set: the fp32 reference is not finite, and that is the verdict (fp16_safe is false, the
   // fp16 passes did not run, nodes hold the fp32 statistics only).
   std::optional<Fp32Nonfinite> fp32_nonfinite;

@@ -1,5 +1,10 @@
 #include "analysis/fp16_emulation.h"
 
+#include <algorithm>
+
+#include "graph/webgl_mark.h"
+#include "ops/attr.h"
+#include "ops/webgl_stages.h"
 #include "runtime/engine.h"
 
 namespace tfjsi::analysis {
@@ -13,14 +18,57 @@ HostTensor rounded_to_half(const HostTensor& t, HalfRule rule) {
   return out;
 }
 
+namespace {
+
+// The node's output as TF.js webgl stores it when it runs the op in stages; nullopt for other
+// nodes.
+std::optional<HostTensor> webgl_staged(const runtime::KernelEvent& event, HalfRule rule) {
+  const graph::Node& n = event.node;
+  runtime::Engine& e = event.engine;
+  if (event.inputs.empty() || !e.alive(event.inputs[0]) ||
+      e.dtype(event.inputs[0]) != DType::Float32)
+    return std::nullopt;
+  if (n.op == "Softmax") {
+    const HostTensor x = e.read(event.inputs[0]);
+    if (x.shape.empty() || x.shape.back() == 0) return std::nullopt;
+    return ops::webgl_softmax(x, rule);
+  }
+  if ((n.op != "Mean" && n.op != "Sum") || event.inputs.size() != 2 || !e.alive(event.inputs[1]))
+    return std::nullopt;
+  const HostTensor x = e.read(event.inputs[0]);
+  const HostTensor a = e.read(event.inputs[1]);
+  const int rank = static_cast<int>(x.shape.size());
+  std::vector<int> axes;
+  auto add = [&](std::int64_t v) {
+    const int axis = static_cast<int>(v < 0 ? v + rank : v);
+    if (std::find(axes.begin(), axes.end(), axis) == axes.end()) axes.push_back(axis);
+  };
+  if (a.dtype != DType::Int32) return std::nullopt;
+  for (std::int32_t v : a.values<std::int32_t>()) add(v);
+  if (axes.empty()) return std::nullopt;
+  for (int axis : axes)
+    if (axis < 0 || axis >= rank || x.shape[static_cast<std::size_t>(axis)] == 0)
+      return std::nullopt;
+  return ops::webgl_staged_reduce(x, axes, n.op == "Mean", ops::attr<bool>(n, "keep_dims", false),
+                                  rule);
+}
+
+}  // namespace
+
 void Fp16StorageEmulation::after_kernel(runtime::KernelEvent& event) {
   // Control flow and TensorArray plumbing only forwards values that are already rounded.
   if (event.backend == "executor") return;
   const int id = ids_.id(event.node);
   if (id >= 0 && keep_.count(id)) return;
+  const bool webgl = follow_ == runtime::Fp16Follow::Webgl;
+  if (webgl && graph::webgl_in_kernel(event.node)) return;
+  std::optional<HostTensor> staged;
+  if (webgl && event.outputs.size() == 1) staged = webgl_staged(event, rule_);
   for (runtime::Tensor& t : event.outputs) {
     if (!event.engine.alive(t) || event.engine.dtype(t) != DType::Float32) continue;
-    HostTensor rounded = rounded_to_half(event.engine.read(t), rule_);
+    HostTensor rounded = staged && staged->shape == event.engine.shape(t)
+                             ? std::move(*staged)
+                             : rounded_to_half(event.engine.read(t), rule_);
     runtime::Tensor replacement = event.engine.make_tensor(rounded, event.node.name);
     event.engine.dispose(t);
     t = replacement;

@@ -10,21 +10,27 @@
 #include "analysis/node_trace.h"
 #include "graph/ir.h"
 #include "runtime/executor.h"
+#include "runtime/fp16_follow.h"
 #include "runtime/observer.h"
 
 namespace tfjsi::analysis {
 
+// Following TF.js webgl (runtime/fp16_follow.h), what the lowering marks as computed inside one
+// TF.js kernel is not rounded, and Mean, Sum and Softmax round their intermediate stages as TF.js
+// stores them (ops/webgl_stages.h), recomputed from their (rounded) inputs.
 class Fp16StorageEmulation final : public runtime::Observer {
  public:
   // `keep_fp32`: node ids (of `ids`) whose outputs are not rounded.
-  Fp16StorageEmulation(const NodeIds& ids, HalfRule rule, std::unordered_set<int> keep_fp32 = {})
-      : ids_(ids), rule_(rule), keep_(std::move(keep_fp32)) {}
+  Fp16StorageEmulation(const NodeIds& ids, HalfRule rule, std::unordered_set<int> keep_fp32 = {},
+                       runtime::Fp16Follow follow = runtime::Fp16Follow::Webgl)
+      : ids_(ids), rule_(rule), keep_(std::move(keep_fp32)), follow_(follow) {}
   void after_kernel(runtime::KernelEvent& event) override;
 
  private:
   const NodeIds& ids_;
   HalfRule rule_;
   std::unordered_set<int> keep_;
+  runtime::Fp16Follow follow_;
 };
 
 // A rounded copy of a float32 tensor (other dtypes are returned as they are).

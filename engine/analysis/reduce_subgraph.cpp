@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "graph/build.h"
 #include "graph/graphdef_export.h"
+#include "graph/webgl_mark.h"
 #include "model/bundle_writer.h"
 
 namespace tfjsi::analysis {
@@ -105,7 +106,10 @@ ordered_json SubgraphMaker::node_json(const graph::Node& n) const {
         {"tensor",
          {{"dtype", type}, {"tensorShape", graph::shape_to_json({true, n.value->shape})}}}};
   } else {
-    for (const auto& [key, v] : n.attrs) attrs[key] = graph::attr_to_json(v);
+    for (const auto& [key, v] : n.attrs)
+      // A graph model runs each node as its own kernel in TF.js: the lowering's mark is not true
+      // of the repro.
+      if (key != graph::kWebglInKernel) attrs[key] = graph::attr_to_json(v);
   }
   if (!attrs.empty()) j["attr"] = attrs;
   return j;

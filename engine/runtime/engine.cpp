@@ -1,6 +1,7 @@
 #include "runtime/engine.h"
 
 #include "core/terminal_text.h"
+#include "runtime/fp16_follow.h"
 
 #include <algorithm>
 #include <iostream>
@@ -51,6 +52,10 @@ Engine::Engine() {
                 "kernel for Conv2D + AddV2 + Relu6); off, or with an observer that reads every "
                 "node's output (compare, the fp16 check, kept intermediates), every node runs its "
                 "own kernel");
+  flags_.define(std::string(kFp16FollowFlag), std::string("webgl"),
+                "where fp16 storage rounds to half: webgl (where TF.js 4.22's webgl backend "
+                "stores half floats, so fp16 errors predict TF.js's) or accuracy (only where this "
+                "engine's kernels store; the smallest error)");
   flags_.define("threads", std::int64_t{0}, "threads of the kernel thread pool; 0 = one per core");
   flags_.define("loop_iteration_limit", std::int64_t{10'000'000},
                 "iterations after which a while loop (TF1 or TF2) that has not ended is refused "

@@ -13,6 +13,7 @@
 #include "ops/attr.h"
 #include "runtime/debug_log.h"
 #include "runtime/executor_ops.h"
+#include "runtime/fp16_follow.h"
 #include "runtime/frame_contexts.h"
 
 namespace tfjsi::runtime {
@@ -673,6 +674,9 @@ const Plan& GraphRunner::plan(const std::vector<graph::TensorRef>& outputs) {
   }
   Backend& active = *chosen;
   std::string key = std::string(active.name()) + "/" + std::string(to_string(engine.precision()));
+  // fp16 plans fuse as far as where the rounding follows allows.
+  if (engine.precision() == Precision::Fp16)
+    key += "/" + std::string(to_string(fp16_follow(&engine.flags())));
   for (const auto& o : outputs)
     key += "/" + std::to_string(o.node) + ":" + std::to_string(o.output);
   auto it = plans_.find(key);

@@ -28,4 +28,4 @@ target_link_libraries(gl_limits_test PRIVATE tfjsi_runtime_testutil)
 add_executable(gl_fp16_storage_test ${CMAKE_CURRENT_LIST_DIR}/gl_fp16_storage_test.cpp)
 target_link_libraries(gl_fp16_storage_test PRIVATE tfjsi_testsupport)
 tfjsi_add_model_tests(gl.fp16_storage gl_fp16_storage_test rounding movenet-lightning blazeface
-                      selfie emotion iris fp16_overflow fp16_underflow fp16_safe)
+                      selfie emotion iris fp16_overflow fp16_underflow fp16_safe seq_cnn)

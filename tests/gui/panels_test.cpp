@@ -281,9 +281,19 @@ class PanelsTest : public QObject {
     profile()->set_view(ui::ProfileDock::View::Nodes);
   }
 
+  // Nodes that ran inside the kernel of a node before them.
+  static int fused_nodes(const ui::RunResult& r) {
+    int n = 0;
+    for (const auto& node : r.nodes) n += !node.fused_into.empty();
+    return n;
+  }
+
   void benchmarkKeepsFirstAndWarmSideBySide() {
-    // gl fp16 is a new configuration: its first run is cold, inside the benchmark.
     use_backend("gl");
+    dock()->fp16_box()->setChecked(false);
+    auto r32 = run();
+    QVERIFY(r32 && !r32->fp16);
+    // gl fp16 is a new configuration: its first run is cold, inside the benchmark.
     dock()->fp16_box()->setChecked(true);
     dock()->warmup_box()->setValue(1);
     dock()->runs_box()->setValue(3);
@@ -294,16 +304,24 @@ class PanelsTest : public QObject {
     QCOMPARE(r->first_nodes.size(), r->nodes.size());
     QVERIFY(r->gl_first.present);
     // Where fp16 is emulated in RGBA32F textures (drivers that build per texture format, as
-    // llvmpipe), fp16 runs the fp32 programs: nothing new to build. With native RGBA16F storage
-    // the driver builds them again.
+    // llvmpipe), fp16 runs the fp32 programs: nothing new to build but, rounding as TF.js webgl
+    // (the default), the kernels of what fp16 runs apart where fp32 fuses (at most two for each
+    // fusion given up: gl_fp16_storage_test). With native RGBA16F storage the driver builds every
+    // program again.
     const runtime::Flag* storage = nullptr;
     for (const auto& f : env()->environment().flags)
       if (f.name == "gl.fp16_storage") storage = &f;
     QVERIFY(storage);
-    if (runtime::flag_value_to_string(storage->value) == "emulated")
-      QCOMPARE(r->gl_first.new_programs, decltype(r->gl_first.new_programs){0});
-    else
+    if (runtime::flag_value_to_string(storage->value) == "emulated") {
+      const int given_up = fused_nodes(*r32) - fused_nodes(*r);
+      QVERIFY(given_up >= 0);
+      QVERIFY2(r->gl_first.new_programs <= 2 * given_up,
+               qPrintable(QString("%1 programs built, %2 fusions given up")
+                              .arg(r->gl_first.new_programs)
+                              .arg(given_up)));
+    } else {
       QVERIFY(r->gl_first.new_programs > 0);
+    }
     QVERIFY(r->gl_first.upload_ms > 0);
     double first = 0;
     for (const auto& n : r->first_nodes) first += n.ms;

@@ -6,6 +6,7 @@
 
 #include "backends/gl/gl_backend.h"
 #include "backends/gl/gl_op.h"
+#include "backends/gl/shader_library.h"
 
 namespace tfjsi::gl {
 
@@ -66,16 +67,21 @@ std::optional<HalfRule> half_rule_of(std::span<const float> written, std::span<c
   return std::nullopt;
 }
 
-KernelCall half_round_call(GlTensorData& t, const HalfRule& rule) {
-  KernelCall call;
-  call.shader = "half_round.comp";
+void add_half_round(KernelCall& call, const HalfRule& rule) {
   // The limits are the same text for every call: formatted once.
   static const std::string kHalfLimits = def("HALF_MAX", kHalfMax) +
                                          def("HALF_MIN_NORMAL", kHalfMinNormal) +
                                          def("HALF_MIN_SUBNORMAL", kHalfMinSubnormal) +
                                          def("HALF_SUBNORMAL_STEPS", 1.0f / kHalfMinSubnormal);
-  call.defines = def("HALF_NEAREST", std::int64_t{rule.rounding == HalfRounding::NearestEven}) +
-                 def("HALF_INF", std::int64_t{rule.overflow == HalfOverflow::Inf}) + kHalfLimits;
+  call.defines += def("HALF_NEAREST", std::int64_t{rule.rounding == HalfRounding::NearestEven}) +
+                  def("HALF_INF", std::int64_t{rule.overflow == HalfOverflow::Inf}) + kHalfLimits;
+  call.extra += shader_source("half_round.glsl");
+}
+
+KernelCall half_round_call(GlTensorData& t, const HalfRule& rule) {
+  KernelCall call;
+  call.shader = "half_round.comp";
+  add_half_round(call, rule);
   // Read and written through two image units bound to one texture: each invocation reads its
   // texel before it writes it, and images that are not `restrict` may alias (GLSL 4.30, 4.10).
   call.inputs = {&t};

@@ -58,6 +58,9 @@ std::vector<float> half_probe_values();
 // nullopt when no rule explains every value.
 std::optional<HalfRule> half_rule_of(std::span<const float> written, std::span<const float> read);
 
+// Makes half_round(vec4) (shaders/half_round.glsl) under `rule` part of `call`'s program.
+void add_half_round(KernelCall& call, const HalfRule& rule);
+
 // The rounding pass over `t` (an emulated fp16 tensor), in place, under `rule`.
 KernelCall half_round_call(GlTensorData& t, const HalfRule& rule);
 

@@ -10,9 +10,11 @@
 
 #include "backends/gl/gl_backend.h"
 #include "backends/gl/gl_op.h"
+#include "graph/webgl_mark.h"
 #include "ops/attr.h"
 #include "ops/fusion.h"
 #include "ops/window.h"
+#include "runtime/fp16_follow.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -49,17 +51,32 @@ std::optional<graph::Node> GlBackend::fuse(
     const graph::Node& producer, const graph::Node& next, int through,
     std::span<const graph::TensorInfo* const> next_inputs) const {
   if (!supports(producer) || !supports(next)) return std::nullopt;
+  // fp16 that follows TF.js webgl stores every output TF.js stores: only what TF.js computes
+  // inside one kernel may run inside one here, and the fused node's output is stored as `next`'s.
+  const bool follow = fp16_active() && runtime::fp16_follow(flags_) == runtime::Fp16Follow::Webgl;
+  if (follow && !graph::webgl_in_kernel(producer)) return std::nullopt;
+  auto marked = [&](graph::Node fused) {
+    if (follow && !graph::webgl_in_kernel(next))
+      fused.attrs.erase(std::string(graph::kWebglInKernel));
+    return fused;
+  };
   // A bias: Conv2D -> AddV2(., b) becomes _FusedConv2D [BiasAdd] reading b (ops/fusion.h).
   if (!ops::fused_form(producer.op).empty()) {
     const auto bias = bias_of(next, through, next_inputs);
     if (!bias) return std::nullopt;
-    return ops::fuse_bias(producer, *bias);
+    auto fused = ops::fuse_bias(producer, *bias);
+    if (!fused) return std::nullopt;
+    return marked(std::move(*fused));
   }
   // An activation: the activations of common.glsl that cpu's fused kernels know too. Prelu's
   // alpha (its input 1, a Const per channel as the plan and supports_inputs check) becomes the
   // fused node's last input.
   if (through != 0) return std::nullopt;
-  if (ops::has_fused_epilogue(producer.op)) return ops::fuse_activation(producer, next);
+  if (ops::has_fused_epilogue(producer.op)) {
+    auto fused = ops::fuse_activation(producer, next);
+    if (!fused) return std::nullopt;
+    return marked(std::move(*fused));
+  }
   const std::optional<ops::Activation> act = ops::activation_node(next);
   if (!act || !one_of(producer.op, kBinary)) return std::nullopt;
   const bool prelu = *act == ops::Activation::Prelu;
@@ -67,7 +84,7 @@ std::optional<graph::Node> GlBackend::fuse(
   fused.attrs[std::string(runtime::kFusedActivation)] = next.op;
   fused.attrs[std::string(runtime::kFusedActivationAlpha)] = ops::attr<float>(next, "alpha", 0.2f);
   if (prelu) fused.inputs.push_back(next.inputs[1]);
-  return fused;
+  return marked(std::move(fused));
 }
 
 }  // namespace tfjsi::gl

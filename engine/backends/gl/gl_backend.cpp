@@ -10,8 +10,10 @@
 #include "backends/gl/prepared_dispatch.h"
 #include "backends/gl/shader_library.h"
 #include "core/error.h"
+#include "graph/webgl_mark.h"
 #include "ops/attr.h"
 #include "ops/window.h"
+#include "runtime/fp16_follow.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -434,7 +436,11 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     programs_->set_disk_dir(!disk ? std::filesystem::path()
                                   : (cache_dir_set_ ? cache_dir_ : ProgramCache::default_dir()));
   }
-  const bool fp16 = fp16_under(&ctx.flags);
+  // Following TF.js webgl, what TF.js computes inside one kernel is not stored in half floats
+  // here either (graph::kWebglInKernel): that node's output stays fp32.
+  const bool half = fp16_under(&ctx.flags);
+  const bool follow = runtime::fp16_follow(&ctx.flags) == runtime::Fp16Follow::Webgl;
+  const bool fp16 = half && !(follow && graph::webgl_in_kernel(node));
   const bool time_it =
       ctx_->limits().timer_queries && flag_bool(&ctx.flags, "gl.timer_queries", false);
   GlObject query;
@@ -445,6 +451,7 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     glBeginQuery(GL_TIME_ELAPSED, query.id());
   }
   OpContext op(*this, node, inputs, fp16);
+  op.set_follow_webgl(follow, half);
   std::vector<runtime::TensorView> out;
   timing_now_ = time_it;
   struct EndTiming {

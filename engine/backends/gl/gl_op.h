@@ -62,6 +62,20 @@ class OpContext {
   const graph::Node& node() const { return node_; }
   // Whether new textures are RGBA16F.
   bool fp16() const { return fp16_; }
+  // fp16 that follows TF.js webgl (runtime/fp16_follow.h), set at either precision so that fp32
+  // and fp16 run the same programs (a precision switch builds none): Mean, Sum and Softmax
+  // compute TF.js's stages, whose partial results are rounded to half where `half_between`
+  // (fp16 is on), as TF.js stores them.
+  bool follow_webgl() const { return follow_webgl_; }
+  bool half_between() const { return half_between_; }
+  void set_follow_webgl(bool on, bool half_between) {
+    follow_webgl_ = on;
+    half_between_ = on && half_between;
+  }
+  // Gives `call` half_round() and the uniform HALF_BETWEEN: 1 where the values TF.js stores
+  // inside its kernels are rounded now, else 0. A uniform, so that the program is the same at
+  // either precision.
+  void add_half_between(KernelCall& call) const;
   std::size_t num_inputs() const { return inputs_.size(); }
   const Shape& shape(std::size_t i) const;
   // Input i as a float texture (made now if its upload was deferred); throws naming the node
@@ -122,6 +136,8 @@ class OpContext {
   const graph::Node& node_;
   std::span<const runtime::TensorView> inputs_;
   bool fp16_;
+  bool follow_webgl_ = false;
+  bool half_between_ = false;
 };
 
 using GlOpRun = std::vector<runtime::TensorView> (*)(OpContext& ctx);

@@ -3,10 +3,19 @@
 #include <cstdio>
 #include <limits>
 
+#include "backends/gl/fp16_storage.h"
 #include "backends/gl/gl_op.h"
 #include "core/error.h"
 
 namespace tfjsi::gl {
+
+void OpContext::add_half_between(KernelCall& call) const {
+  // The driver's store rule where the probe found it; IEEE's otherwise (native RGBA16F storage
+  // on a driver the probe could not explain).
+  const auto& rules = gl_.half_rules();
+  add_half_round(call, rules ? rules->store : HalfRule{});
+  call.set_int("HALF_BETWEEN", half_between_);
+}
 
 void set_activation(KernelCall& call, Activation a, float alpha) {
   const float inf = std::numeric_limits<float>::infinity();

@@ -1,11 +1,13 @@
 // Ops over spatial windows and rows: MaxPool, AvgPool, Mean, Softmax, ResizeBilinear,
 // DepthToSpace.
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 #include "backends/gl/gl_op.h"
 #include "backends/gl/window.h"
 #include "ops/attr.h"
+#include "ops/webgl_stages.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -61,6 +63,58 @@ std::string split_flat(const std::array<std::int64_t, 4>& d) {
 
 enum Reduce { kMean, kSum, kMax, kMin, kProd };
 
+// Mean, Sum or Softmax of input 0 in TF.js webgl's stages (webgl_stages.comp) where fp16 is on,
+// and in one stage in fp32, with the same program: `reduced` holds the reduced axes of the
+// input's shape.
+std::vector<runtime::TensorView> webgl_staged(OpContext& c, const std::set<int>& reduced,
+                                              const Shape& out_shape, bool mean, bool softmax) {
+  const Shape& x = c.shape(0);
+  std::int64_t n = 1;
+  int mask = 0;
+  const int off = 4 - static_cast<int>(x.size());
+  for (int a : reduced) {
+    n *= x[static_cast<std::size_t>(a)];
+    mask |= 1 << (off + a);
+  }
+  auto stages = ops::webgl_reduce_stages(n);
+  constexpr std::size_t kLevels = 4;  // the shader's nest; 2^31 values take four stages
+  if (stages.size() > kLevels)
+    c.fail("a reduction of " + std::to_string(n) + " values takes more than four stages");
+  // The loops' turns in one invocation: each level turns once per input of its stage.
+  std::int64_t turns = 0;
+  for (std::size_t i = 0; i < kLevels; ++i) turns += i < stages.size() ? stages[i].in_size : 1;
+  const bool by_texel = !softmax && (mask & 8) == 0;
+  const std::int64_t row_texels = (x.back() + 3) / 4;
+  // Checked for the stages at either precision, so that a node runs on gl at both or at none.
+  const std::int64_t loops = softmax ? row_texels + turns + 4 : by_texel ? turns : 4 * turns;
+  require_loops_fit(c, loops, "a reduction over " + std::to_string(n) + " values");
+  // Mean in TF.js's stages multiplies each value by 1/N first; in one stage it divides the sum.
+  float scale = 1.0f, divisor = 1.0f;
+  if (!c.half_between()) {
+    stages = {ops::ReduceStage{n, n, 1}};
+    if (mean) divisor = static_cast<float>(n);
+  } else if (mean) {
+    scale = static_cast<float>(1.0 / static_cast<double>(n));
+  }
+  auto out = c.output(out_shape);
+  KernelCall call;
+  call.shader = "webgl_stages.comp";
+  call.defines = def("SOFTMAX", std::int64_t{softmax}) + def("BY_TEXEL", std::int64_t{by_texel}) +
+                 def("REDUCED_MASK", std::int64_t{mask});
+  for (std::size_t i = 0; i < kLevels; ++i) {
+    const bool used = i < stages.size();
+    call.set_int("RS_W" + std::to_string(i), used ? stages[i].window : 1);
+    call.set_int("RS_IN" + std::to_string(i), used ? stages[i].in_size : 1);
+  }
+  call.set_float("RS_SCALE", scale);
+  call.set_float("RS_DIV", divisor);
+  c.add_half_between(call);
+  call.inputs = {&c.tex(0)};
+  call.output = out.get();
+  c.dispatch(call);
+  return OpContext::result(out, out_shape);
+}
+
 std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
   c.expect_inputs(2, 2);
   const Shape& x = c.shape(0);
@@ -81,6 +135,9 @@ std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
   // A mean over an empty axis is 0 / 0: NaN, as on cpu.
   bool empty = false;
   for (int a : axes) empty = empty || x[static_cast<std::size_t>(a)] == 0;
+  if (c.follow_webgl() && (op == kMean || op == kSum) && !empty && !axes.empty()) {
+    return webgl_staged(c, axes, out_shape, op == kMean, false);
+  }
   auto out = c.output(out_shape);
   KernelCall call;
   call.inputs = {&c.tex(0)};
@@ -134,6 +191,8 @@ std::vector<runtime::TensorView> softmax(OpContext& c) {
   c.expect_inputs(1, 1);
   const Shape& x = c.shape(0);
   if (x.empty()) c.fail("softmax needs rank >= 1");
+  if (c.follow_webgl() && x.back() > 0)
+    return webgl_staged(c, {static_cast<int>(x.size()) - 1}, x, false, true);
   require_loops_fit(c, 3 * ((x.back() + 3) / 4),
                     "a softmax over rows of " + std::to_string(x.back()));
   auto out = c.output(x);

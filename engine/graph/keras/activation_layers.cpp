@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "graph/keras/layers.h"
+#include "graph/webgl_mark.h"
 
 namespace tfjsi::graph::keras {
 
@@ -86,6 +87,29 @@ TensorRef apply_layer_activation(Layer& layer, TensorRef x) {
   if (a->is_object() && a->contains("class_name") && (*a)["class_name"].is_string())
     return apply_activation(layer, x, (*a)["class_name"].get<std::string>());
   layer.fail("config 'activation' is neither a name nor a serialized activation: " + a->dump());
+}
+
+std::string layer_activation_name(Layer& layer) {
+  const nlohmann::json* a = layer.get("activation");
+  if (a && a->is_string()) return normalized(a->get<std::string>());
+  if (a && a->is_object() && a->contains("class_name") && (*a)["class_name"].is_string())
+    return normalized((*a)["class_name"].get<std::string>());
+  return "linear";
+}
+
+bool tfjs_fuses_activation(Layer& layer) {
+  const std::string a = layer_activation_name(layer);
+  return a == "relu" || a == "linear" || a == "elu";
+}
+
+void mark_webgl_in_kernel(Layer& layer, TensorRef t) {
+  Graph& g = layer.writer().graph();
+  for (int n = t.node; n >= 0 && n < static_cast<int>(g.nodes.size());) {
+    Node& node = g.nodes[static_cast<std::size_t>(n)];
+    node.attrs.insert_or_assign(std::string(kWebglInKernel), true);
+    if (node.op != "Reshape" || node.inputs.empty()) break;
+    n = node.inputs[0].node;
+  }
 }
 
 namespace {

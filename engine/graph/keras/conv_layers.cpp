@@ -60,6 +60,12 @@ Outputs lower_conv2d(Layer& layer, std::span<const TensorRef> in) {
   check_positive(layer, s, "strides");
   check_positive(layer, d, "dilation_rate");
   const TensorRef y = conv2d_core(layer, in[0], s, d, {k[0], k[1], layer.channels(in[0]), filters});
+  // tfjs-layers runs the bias add, and relu, linear or elu, inside its fused conv2d kernel.
+  const bool fused_act = tfjs_fuses_activation(layer) && layer_activation_name(layer) != "linear";
+  if (layer.bool_or("use_bias", true))
+    mark_webgl_in_kernel(layer,
+                         layer.writer().graph().nodes[static_cast<std::size_t>(y.node)].inputs[0]);
+  if (fused_act) mark_webgl_in_kernel(layer, y);
   return {apply_layer_activation(layer, y)};
 }
 

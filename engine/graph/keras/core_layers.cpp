@@ -95,11 +95,16 @@ Outputs lower_dense(Layer& layer, std::span<const TensorRef> in) {
   if (rank < 2) layer.fail("its input must have rank >= 2");
   const TensorRef kernel = layer.weight("kernel", {layer.channels(x), units});
   TensorRef y = matmul_last_axis(layer, x, kernel, units, "MatMul");
+  // tfjs-layers runs the bias add, and relu, linear or elu, inside its fused matMul kernel; with
+  // another activation it stores the product, the sum and the activation each in turn.
+  const bool fused = tfjs_fuses_activation(layer);
   if (layer.bool_or("use_bias", true)) {
+    if (fused) mark_webgl_in_kernel(layer, y);
     Attrs b = t_attr();
     b.emplace("data_format", std::string("NHWC"));
     y = layer.add("BiasAdd", {y, layer.weight("bias", {units})}, std::move(b));
   }
+  if (fused && layer_activation_name(layer) != "linear") mark_webgl_in_kernel(layer, y);
   return {apply_layer_activation(layer, y)};
 }
 

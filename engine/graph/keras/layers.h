@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "graph/keras/layer_builder.h"
+#include "graph/webgl_mark.h"
 
 namespace tfjsi::graph::keras {
 
@@ -23,6 +24,15 @@ TensorRef apply_activation(Layer& layer, TensorRef x, std::string_view activatio
                            const std::string& prefix = {});
 // The layer's own "activation" config (default linear).
 TensorRef apply_layer_activation(Layer& layer, TensorRef x);
+// Its name as tfjs-layers compares it ("relu", "linear" when absent).
+std::string layer_activation_name(Layer& layer);
+// Whether tfjs-layers 4.22 runs the layer's activation inside a fused conv2d or matMul kernel
+// (its mapActivationToFusedKernel: relu, linear, elu).
+bool tfjs_fuses_activation(Layer& layer);
+
+// Marks the node of `t` kWebglInKernel (graph/ir.h): TF.js webgl computes it inside the kernel of
+// the node that reads it. A Reshape (a view) is marked with the node it reshapes.
+void mark_webgl_in_kernel(Layer& layer, TensorRef t);
 
 // x [..., C] times kernel [C, units] over the last axis: MatMul, reshaped around it when x has
 // rank > 2 with static dims, else BatchMatMulV2. `suffix` names the product node.

@@ -52,11 +52,24 @@ Outputs lower_batch_normalization(Layer& layer, std::span<const TensorRef> in) {
       "Rsqrt",
       {layer.add("AddV2", {var, layer.scalar("epsilon", static_cast<float>(eps))}, t, "var_eps")},
       t);
-  if (gamma) inv = layer.add("Mul", {inv, *gamma}, t, "scale");
+  mark_webgl_in_kernel(layer,
+                       layer.writer().graph().nodes[static_cast<std::size_t>(inv.node)].inputs[0]);
+  if (gamma) {
+    mark_webgl_in_kernel(layer, inv);
+    inv = layer.add("Mul", {inv, *gamma}, t, "scale");
+  }
   inv = along_axis(layer, inv, rank, axis, c, "scale");
   const TensorRef m = along_axis(layer, mean, rank, axis, c, "mean");
-  TensorRef y = layer.add("Mul", {layer.add("Sub", {x, m}, t, "centered"), inv}, t);
-  if (beta) y = layer.add("AddV2", {y, along_axis(layer, *beta, rank, axis, c, "beta")}, t);
+  const TensorRef centered = layer.add("Sub", {x, m}, t, "centered");
+  TensorRef y = layer.add("Mul", {centered, inv}, t);
+  // TF.js runs all of it as one batchNorm kernel reading x and the four parameters: only the
+  // last node's values are stored.
+  mark_webgl_in_kernel(layer, inv);
+  mark_webgl_in_kernel(layer, centered);
+  if (beta) {
+    mark_webgl_in_kernel(layer, y);
+    y = layer.add("AddV2", {y, along_axis(layer, *beta, rank, axis, c, "beta")}, t);
+  }
   return {y};
 }
 
