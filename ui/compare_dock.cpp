@@ -57,8 +57,7 @@ const analysis::BackendNodeResult* result_of(const CompareNode& n) {
 
 }  // namespace
 
-CompareDock::CompareDock(MainWindow& window)
-    : QDockWidget(tr("Compare"), &window), window_(window), view_(window.graph_view()) {
+CompareDock::CompareDock(MainWindow& window) : CheckDock(tr("Compare"), window) {
   qRegisterMetaType<CompareRequest>();
   qRegisterMetaType<CompareResultPtr>();
   setObjectName("compareDock");
@@ -74,15 +73,15 @@ CompareDock::CompareDock(MainWindow& window)
   reference_ = side_combo(body, "compareReferenceCombo", {"cpu", false});
   reference_->setToolTip(
       tr("The side measured against (the ground truth): cpu fp32 unless you pick another."));
-  compare_ = new QPushButton(tr("Compare"), body);
-  compare_->setObjectName("compareButton");
-  compare_->setToolTip(
+  start_ = new QPushButton(tr("Compare"), body);
+  start_->setObjectName("compareButton");
+  start_->setToolTip(
       tr("Runs the model on both sides with the Run panel's inputs and compares every node's "
          "output; then re-runs each divergent node alone, fed the reference's inputs."));
   cancel_ = new QPushButton(tr("Cancel"), body);
   cancel_->setObjectName("cancelCompareButton");
   cancel_->setToolTip(tr("Stops the comparison before its next node."));
-  sides_row->addWidget(compare_);
+  sides_row->addWidget(start_);
   sides_row->addWidget(test_);
   sides_row->addWidget(new QLabel(tr("against"), body));
   sides_row->addWidget(reference_);
@@ -199,8 +198,7 @@ CompareDock::CompareDock(MainWindow& window)
   });
   setWidget(split);
 
-  connect(compare_, &QPushButton::clicked, this, &CompareDock::start_compare);
-  connect(cancel_, &QPushButton::clicked, this, &CompareDock::cancel_compare);
+  connect(start_, &QPushButton::clicked, this, &CompareDock::start_compare);
   connect(colour_, &QPushButton::clicked, this, &CompareDock::colour_by_error);
   connect(show_first_, &QPushButton::clicked, this, [this] {
     if (!first_divergent().isEmpty()) activate_node(first_divergent());
@@ -211,28 +209,13 @@ CompareDock::CompareDock(MainWindow& window)
           &CompareDock::on_progress);
   connect(&window, &MainWindow::compareFinished, this, &CompareDock::on_finished);
   connect(&window, &MainWindow::compareFailed, this, &CompareDock::on_failed);
-  connect(&window, &MainWindow::requestOpen, this, [this] {
-    if (comparing_) cancel_reason_ = tr("another model was opened");
-  });
-
-  set_comparing(false);
-  clear_result();
+  finish_setup();
 }
 
 void CompareDock::set_model(LoadedModelPtr model) {
-  if (comparing_) cancel_reason_ = tr("another model was opened");
-  model_ = std::move(model);
-  reduce_row_->set_model(model_);
   const bool had = result_ != nullptr;
-  clear_result();
-  if (!comparing_) cancel_reason_.clear();
-  set_comparing(comparing_);
+  take_model(std::move(model));
   if (had) emit resultCleared();
-}
-
-void CompareDock::set_run_settings(std::function<RunRequest()> settings) {
-  settings_ = settings;
-  reduce_row_->set_run_settings(std::move(settings));
 }
 
 void CompareDock::set_backends(const BackendList& backends) {
@@ -260,7 +243,7 @@ CompareSide CompareDock::reference_side() const {
 }
 
 void CompareDock::start_compare() {
-  if (comparing_ || !model_) return;
+  if (busy_ || !model_) return;
   CompareRequest request;
   request.model = model_;
   request.test = test_side();
@@ -276,67 +259,41 @@ void CompareDock::start_compare() {
     request.inputs = run.inputs;
     request.threads = run.threads;
   }
-  if (!window_.compare(std::move(request))) {
-    stage_->setText(tr("Not now: %1. Compare once it ends.").arg(window_.busy_with()));
-    stage_->setStyleSheet({});
-    return;
-  }
-  cancel_reason_.clear();
-  set_comparing(true);
-  progress_->setRange(0, 0);
-  stage_->setText(tr("Starting..."));
-  stage_->setStyleSheet({});
+  begin_job(window_.compare(std::move(request)), tr("Compare once it ends"));
 }
 
 void CompareDock::cancel_compare() {
-  if (comparing_) window_.cancel_run();
+  cancel_job();
 }
 
-void CompareDock::set_comparing(bool comparing) {
-  comparing_ = comparing;
-  compare_->setEnabled(!comparing && model_);
-  cancel_->setEnabled(comparing);
-  progress_->setVisible(comparing);
-  for (QWidget* w : std::initializer_list<QWidget*>{test_, reference_, tolerance_, isolate_})
-    w->setEnabled(!comparing);
+std::vector<QWidget*> CompareDock::option_widgets() const {
+  return {test_, reference_, tolerance_, isolate_};
 }
 
 void CompareDock::on_progress(int pass, const QString& stage, int done, int total) {
-  if (!comparing_) return;
-  progress_->setRange(0, total);  // total 0: busy
-  progress_->setValue(done);
-  stage_->setText(tr("Step %1: %2, node %3 of %4").arg(pass).arg(stage).arg(done).arg(total));
+  if (!busy_) return;
+  show_progress(tr("Step"), pass, stage, done, total);
 }
 
 void CompareDock::on_finished(CompareResultPtr result) {
-  if (!comparing_) return;
+  if (!busy_) return;
   if (!result || result->model != model_) {
     // It ended before it saw the cancel that opening another model sent: dropped all the same.
     on_failed(tr("Cancelled"), true);
     return;
   }
-  set_comparing(false);
+  set_busy(false);
   result_ = std::move(result);
   show_result();
   emit compareFinished(result_);
 }
 
 void CompareDock::on_failed(const QString& message, bool cancelled) {
-  if (!comparing_) return;
-  set_comparing(false);
-  if (cancelled) {
-    stage_->setText(cancel_reason_.isEmpty() ? tr("Comparison cancelled.")
-                                             : tr("Comparison cancelled: %1.").arg(cancel_reason_));
-    stage_->setStyleSheet({});
-  } else {
-    show_error(tr("Comparison failed: %1").arg(message));
-  }
+  if (!busy_) return;
+  set_busy(false);
+  show_stopped(cancelled, message, tr("Comparison cancelled."), tr("Comparison cancelled: %1."),
+               tr("Comparison failed: %1"));
   emit compareFailed(message, cancelled);
-}
-
-void CompareDock::show_error(const QString& message) {
-  stage_->setText(message);
-  stage_->setStyleSheet(QStringLiteral("color: #b00020"));
 }
 
 void CompareDock::clear_result() {
@@ -351,39 +308,21 @@ void CompareDock::clear_result() {
   first_->hide();
   isolated_->hide();
   reduce_row_->offer(std::nullopt, QString());
-  if (cancel_reason_.isEmpty() || comparing_) {
+  if (cancel_reason_.isEmpty() || busy_) {
     stage_->clear();
     stage_->setStyleSheet({});
   }
   set_compact(true);
 }
 
-void CompareDock::set_compact(bool compact) {
-  if (compact == compact_) return;
-  compact_ = compact;
-  table_->setVisible(!compact);
-  graph_buttons_->setVisible(!compact);
-  if (isFloating() || window_.dockWidgetArea(this) == Qt::NoDockWidgetArea) return;
-  window_.resizeDocks(
-      {this}, {compact ? compact_height() : std::min(320, window_.height() * 2 / 5)}, Qt::Vertical);
+int CompareDock::option_rows_height() const {
+  return start_->sizeHint().height() + tolerance_->sizeHint().height();
 }
 
-void CompareDock::showEvent(QShowEvent* e) {
-  QDockWidget::showEvent(e);
-  if (shown_) return;
-  shown_ = true;
-  QTimer::singleShot(0, this, [this] {
-    compact_ = !compact_;
-    set_compact(!compact_);
-  });
-}
-
-int CompareDock::compact_height() const {
-  const int title = 24, margins = 8, spacing = 4 * 4;
-  // A note of the reduction that opened this model shows under the summary.
-  const int note = reduce_row_ && !reduce_row_->isHidden() ? 3 * fontMetrics().lineSpacing() : 0;
-  return title + margins + compare_->sizeHint().height() + tolerance_->sizeHint().height() +
-         spacing + 3 * fontMetrics().lineSpacing() + note;
+int CompareDock::row_of_node(const QString& name) const {
+  for (int row = 0; row < table_->rowCount(); ++row)
+    if (table_->item(row, kNode) && table_->item(row, kNode)->text() == name) return row;
+  return -1;
 }
 
 QString CompareDock::first_divergent() const {
@@ -522,23 +461,6 @@ void CompareDock::fill_table() {
   }
   table_->setSortingEnabled(true);
   table_->sortItems(kOrder, Qt::AscendingOrder);  // run order: the first divergence near the top
-}
-
-bool CompareDock::activate_node(const QString& name) {
-  if (!view_) return false;
-  const int n = view_->find_node(name);
-  if (n < 0) {
-    stage_->setText(tr("%1 is not a node of the main graph.").arg(name));
-    return false;
-  }
-  view_->select_node(n, true);
-  for (int row = 0; row < table_->rowCount(); ++row)
-    if (table_->item(row, kNode) && table_->item(row, kNode)->text() == name) {
-      table_->selectRow(row);
-      table_->scrollToItem(table_->item(row, kOrder));  // its row, from the left edge
-      break;
-    }
-  return true;
 }
 
 void CompareDock::colour_by_error() {

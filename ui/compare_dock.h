@@ -7,9 +7,7 @@
 // Precision dock at the bottom of the window.
 #pragma once
 
-#include <QDockWidget>
-#include <functional>
-
+#include "check_dock.h"
 #include "compare_job.h"
 #include "loaded_model.h"
 #include "run_result.h"
@@ -18,20 +16,11 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QProgressBar;
 class QPushButton;
-class QTableWidget;
-
-namespace tfjsi::viewers {
-class GraphView;
-}
 
 namespace tfjsi::ui {
 
-class MainWindow;
-class ReduceRow;
-
-class CompareDock : public QDockWidget {
+class CompareDock : public CheckDock {
   Q_OBJECT
  public:
   // Table columns, in order.
@@ -43,9 +32,6 @@ class CompareDock : public QDockWidget {
 
   void set_model(
       LoadedModelPtr model);  // clears the last result; a comparison under way is dropped
-  // Where the model inputs and the thread count come from (the Run dock's settings).
-  // (The reduce row takes them too.)
-  void set_run_settings(std::function<RunRequest()> settings);
   // Says which sides cannot run here (their entries keep the reason as a tooltip).
   void set_backends(const BackendList& backends);
   // Picks the two sides as a user would with the combo boxes.
@@ -57,31 +43,23 @@ class CompareDock : public QDockWidget {
   void start_compare();
   void cancel_compare();
   void colour_by_error();
-  // Selects and centres the node in the graph (what a link or a table row does); false when the
-  // graph has no node of that name (a node inside a function body).
-  bool activate_node(const QString& name);
 
-  bool is_comparing() const { return comparing_; }
+  bool is_comparing() const { return busy_; }
   CompareResultPtr last_result() const { return result_; }
   // The first node past the tolerance the panel names (empty when none or no result).
   QString first_divergent() const;
-  int compact_height() const;
 
   QComboBox* test_combo() const { return test_; }
   QComboBox* reference_combo() const { return reference_; }
   QDoubleSpinBox* tolerance_box() const { return tolerance_; }
   QCheckBox* isolate_box() const { return isolate_; }
-  QPushButton* compare_button() const { return compare_; }
+  QPushButton* compare_button() const { return start_; }
   QPushButton* cancel_button() const { return cancel_; }
   QPushButton* colour_button() const { return colour_; }
   QPushButton* first_button() const { return show_first_; }
-  QProgressBar* progress_bar() const { return progress_; }
-  QLabel* stage_label() const { return stage_; }
   QLabel* summary_label() const { return summary_; }
   QLabel* first_label() const { return first_; }  // the first divergent node, as a link
-  QTableWidget* table() const { return table_; }
-  // "Reduce to a repro..." for the first divergent node (diverge:REFERENCE,TEST).
-  ReduceRow* reduce_row() const { return reduce_row_; }
+  // reduce_row(): "Reduce to a repro..." for the first divergent node (diverge:REFERENCE,TEST).
 
  signals:
   void compareFinished(tfjsi::ui::CompareResultPtr result);
@@ -90,45 +68,29 @@ class CompareDock : public QDockWidget {
   void resultCleared();  // no result any more (another model was opened)
 
  protected:
-  void showEvent(QShowEvent* e) override;
+  int option_rows_height() const override;
+  int row_of_node(const QString& name) const override;
+  std::vector<QWidget*> option_widgets() const override;
 
  private:
   void on_progress(int pass, const QString& stage, int done, int total);
   void on_finished(CompareResultPtr result);
   void on_failed(const QString& message, bool cancelled);
-  void set_comparing(bool comparing);
   void show_result();
   void fill_table();
-  void clear_result();
-  void set_compact(bool compact);
-  void show_error(const QString& message);  // in the stage line, in red
+  void clear_result() override;
 
-  MainWindow& window_;
-  viewers::GraphView* view_;
-  LoadedModelPtr model_;
   CompareResultPtr result_;
-  std::function<RunRequest()> settings_;
-  bool comparing_ = false;
-  QString cancel_reason_;  // why the comparison under way was cancelled, when not by the user
-  bool compact_ = false;
-  bool shown_ = false;
 
   QComboBox* test_;
   QComboBox* reference_;
   QDoubleSpinBox* tolerance_;
   QCheckBox* isolate_;
-  QPushButton* compare_;
-  QPushButton* cancel_;
-  QProgressBar* progress_;
-  QLabel* stage_;
   QLabel* summary_;
   QLabel* first_;
   QLabel* isolated_;
-  QWidget* graph_buttons_;
   QPushButton* colour_;
   QPushButton* show_first_;
-  QTableWidget* table_;
-  ReduceRow* reduce_row_;
 };
 
 }  // namespace tfjsi::ui

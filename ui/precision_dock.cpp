@@ -55,8 +55,7 @@ const Fp16NodeReport* find_report(const Fp16Report& r, const std::string& name) 
 
 }  // namespace
 
-PrecisionDock::PrecisionDock(MainWindow& window)
-    : QDockWidget(tr("Precision"), &window), window_(window), view_(window.graph_view()) {
+PrecisionDock::PrecisionDock(MainWindow& window) : CheckDock(tr("Precision"), window) {
   qRegisterMetaType<Fp16CheckRequest>();
   qRegisterMetaType<Fp16CheckResultPtr>();
   setObjectName("precisionDock");
@@ -67,9 +66,9 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   v->setSpacing(4);
 
   auto* run_row = new QHBoxLayout;
-  check_ = new QPushButton(tr("Check fp16"), body);
-  check_->setObjectName("checkFp16Button");
-  check_->setToolTip(
+  start_ = new QPushButton(tr("Check fp16"), body);
+  start_->setObjectName("checkFp16Button");
+  start_->setToolTip(
       tr("Runs the model in fp32 on cpu, then with every stored tensor rounded to half (and on gl "
          "fp16 where it runs), compares node by node and looks for the smallest set of nodes to "
          "keep in fp32."));
@@ -85,7 +84,7 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   stage_ = new QLabel(body);
   stage_->setObjectName("fp16Stage");
   stage_->setWordWrap(true);
-  run_row->addWidget(check_);
+  run_row->addWidget(start_);
   run_row->addWidget(cancel_);
 
   const analysis::Fp16CheckOptions defaults;
@@ -241,8 +240,7 @@ PrecisionDock::PrecisionDock(MainWindow& window)
   });
   setWidget(split);
 
-  connect(check_, &QPushButton::clicked, this, &PrecisionDock::start_check);
-  connect(cancel_, &QPushButton::clicked, this, &PrecisionDock::cancel_check);
+  connect(start_, &QPushButton::clicked, this, &PrecisionDock::start_check);
   connect(colour_status_, &QPushButton::clicked, this, &PrecisionDock::colour_by_status);
   connect(colour_error_, &QPushButton::clicked, this, &PrecisionDock::colour_by_error);
   connect(jump_, &QPushButton::clicked, this, &PrecisionDock::jump_to_first_overflow);
@@ -252,32 +250,16 @@ PrecisionDock::PrecisionDock(MainWindow& window)
           &PrecisionDock::on_progress);
   connect(&window, &MainWindow::checkFinished, this, &PrecisionDock::on_finished);
   connect(&window, &MainWindow::checkFailed, this, &PrecisionDock::on_failed);
-  // Opening a model cancels the check; say why when the cancel comes back, before the new model.
-  connect(&window, &MainWindow::requestOpen, this, [this] {
-    if (checking_) cancel_reason_ = tr("another model was opened");
-  });
-
-  set_checking(false);
-  clear_result();
+  finish_setup();
 }
 
 void PrecisionDock::set_model(LoadedModelPtr model) {
   // Opening a model cancels a check under way (MainWindow::open_model); its answer is dropped.
-  if (checking_) cancel_reason_ = tr("another model was opened");
-  model_ = std::move(model);
-  reduce_row_->set_model(model_);
-  clear_result();
-  if (!checking_) cancel_reason_.clear();  // said once, beside the new model
-  set_checking(checking_);
-}
-
-void PrecisionDock::set_run_settings(std::function<RunRequest()> settings) {
-  settings_ = settings;
-  reduce_row_->set_run_settings(std::move(settings));
+  take_model(std::move(model));
 }
 
 void PrecisionDock::start_check() {
-  if (checking_ || !model_) return;
+  if (busy_ || !model_) return;
   Fp16CheckRequest request;
   request.model = model_;
   if (settings_) {
@@ -293,42 +275,25 @@ void PrecisionDock::start_check() {
   request.options.follow = static_cast<runtime::Fp16Follow>(follow_->currentData().toInt());
   request.options.node_threshold = threshold_->value();
   request.options.output_tolerance = tolerance_->value();
-  if (!window_.check_fp16(std::move(request))) {
-    stage_->setText(tr("Not now: %1. Check once it ends.").arg(window_.busy_with()));
-    stage_->setStyleSheet({});
-    return;
-  }
-  cancel_reason_.clear();
-  set_checking(true);
-  progress_->setRange(0, 0);
-  stage_->setText(tr("Starting..."));
-  stage_->setStyleSheet({});
+  begin_job(window_.check_fp16(std::move(request)), tr("Check once it ends"));
 }
 
 void PrecisionDock::cancel_check() {
-  if (checking_) window_.cancel_run();
+  cancel_job();
 }
 
-void PrecisionDock::set_checking(bool checking) {
-  checking_ = checking;
-  check_->setEnabled(!checking && model_);
-  cancel_->setEnabled(checking);
-  progress_->setVisible(checking);
-  for (QWidget* w :
-       std::initializer_list<QWidget*>{rule_, follow_, use_gl_, threshold_, tolerance_})
-    w->setEnabled(!checking);
+std::vector<QWidget*> PrecisionDock::option_widgets() const {
+  return {rule_, follow_, use_gl_, threshold_, tolerance_};
 }
 
 void PrecisionDock::on_progress(int pass, const QString& stage, int done, int total) {
-  if (!checking_) return;
-  progress_->setRange(0, total);
-  progress_->setValue(done);
-  stage_->setText(tr("Run %1: %2, node %3 of %4").arg(pass).arg(stage).arg(done).arg(total));
+  if (!busy_) return;
+  show_progress(tr("Run"), pass, stage, done, total);
 }
 
 void PrecisionDock::on_finished(Fp16CheckResultPtr result) {
-  if (!checking_) return;
-  set_checking(false);
+  if (!busy_) return;
+  set_busy(false);
   if (!result || result->model != model_) {
     // It ended before it saw the cancel that opening another model sent: dropped all the same.
     on_failed(tr("Cancelled"), true);
@@ -340,11 +305,9 @@ void PrecisionDock::on_finished(Fp16CheckResultPtr result) {
 }
 
 void PrecisionDock::on_failed(const QString& message, bool cancelled) {
-  set_checking(false);
-  stage_->setText(!cancelled                 ? tr("Check failed: %1").arg(message)
-                  : cancel_reason_.isEmpty() ? tr("Check cancelled.")
-                                             : tr("Check cancelled: %1.").arg(cancel_reason_));
-  stage_->setStyleSheet(cancelled ? QString() : QStringLiteral("color: #b00020"));
+  set_busy(false);
+  show_stopped(cancelled, message, tr("Check cancelled."), tr("Check cancelled: %1."),
+               tr("Check failed: %1"));
   emit checkFailed(message, cancelled);
 }
 
@@ -361,44 +324,15 @@ void PrecisionDock::clear_result() {
   for (QLabel* l : {driver_, nodes_, fix_}) l->hide();
   reduce_row_->offer(std::nullopt, QString());
   // Kept: why the last check stopped, when opening this model stopped it.
-  if (cancel_reason_.isEmpty() || checking_) stage_->clear();
+  if (cancel_reason_.isEmpty() || busy_) stage_->clear();
   colour_status_->setEnabled(false);
   colour_error_->setEnabled(false);
   jump_->setEnabled(false);
   set_compact(true);
 }
 
-void PrecisionDock::set_compact(bool compact) {
-  if (compact == compact_) return;
-  compact_ = compact;
-  table_->setVisible(!compact);
-  graph_buttons_->setVisible(!compact);
-  if (isFloating() || window_.dockWidgetArea(this) == Qt::NoDockWidgetArea) return;
-  window_.resizeDocks(
-      {this}, {compact ? compact_height() : std::min(320, window_.height() * 2 / 5)}, Qt::Vertical);
-}
-
-void PrecisionDock::showEvent(QShowEvent* e) {
-  QDockWidget::showEvent(e);
-  if (shown_) return;
-  shown_ = true;
-  // The window lays its docks out from their size hints when first shown, which would give this
-  // dock the table's height: once that is done, size it for what it shows.
-  QTimer::singleShot(0, this, [this] {
-    compact_ = !compact_;
-    set_compact(!compact_);
-  });
-}
-
-int PrecisionDock::compact_height() const {
-  // The title bar, the two rows of buttons and options, and three lines for the verdict and the
-  // progress (the labels' own size hints assume a narrow width and would ask for many wrapped
-  // lines).
-  const int title = 24, margins = 8, spacing = 4 * 4;
-  // A note of the reduction that opened this model shows under the verdict.
-  const int note = reduce_row_ && !reduce_row_->isHidden() ? 3 * fontMetrics().lineSpacing() : 0;
-  return title + margins + check_->sizeHint().height() + threshold_->sizeHint().height() + spacing +
-         3 * fontMetrics().lineSpacing() + note;
+int PrecisionDock::option_rows_height() const {
+  return start_->sizeHint().height() + threshold_->sizeHint().height();
 }
 
 std::string PrecisionDock::status_of(const Fp16NodeReport& n, double threshold) {
@@ -587,17 +521,6 @@ void PrecisionDock::fill_table() {
   }
   table_->setSortingEnabled(true);
   table_->sortItems(kError, Qt::DescendingOrder);  // worst first
-}
-
-bool PrecisionDock::activate_node(const QString& name) {
-  if (!view_) return false;
-  const int n = view_->find_node(name);
-  if (n < 0) {
-    stage_->setText(tr("%1 is not a node of the main graph.").arg(name));
-    return false;
-  }
-  view_->select_node(n, true);
-  return true;
 }
 
 void PrecisionDock::colour_by_status() {

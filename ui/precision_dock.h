@@ -8,10 +8,9 @@
 // fp16 status or by error, and jumps to the first overflow.
 #pragma once
 
-#include <QDockWidget>
-#include <functional>
 #include <memory>
 
+#include "check_dock.h"
 #include "fp16_check_job.h"
 #include "loaded_model.h"
 #include "run_result.h"
@@ -20,20 +19,11 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QProgressBar;
 class QPushButton;
-class QTableWidget;
-
-namespace tfjsi::viewers {
-class GraphView;
-}
 
 namespace tfjsi::ui {
 
-class MainWindow;
-class ReduceRow;
-
-class PrecisionDock : public QDockWidget {
+class PrecisionDock : public CheckDock {
   Q_OBJECT
  public:
   // Table columns, in order.
@@ -49,9 +39,6 @@ class PrecisionDock : public QDockWidget {
   explicit PrecisionDock(MainWindow& window);
 
   void set_model(LoadedModelPtr model);  // clears the last result; a check under way is dropped
-  // Where the model inputs and the thread count come from (the Run dock's settings).
-  // (The reduce row takes them too.)
-  void set_run_settings(std::function<RunRequest()> settings);
 
   // What the buttons do.
   void start_check();
@@ -59,21 +46,14 @@ class PrecisionDock : public QDockWidget {
   void colour_by_status();
   void colour_by_error();
   void jump_to_first_overflow();
-  // Selects and centres the node in the graph (what a link or a table row does); false when the
-  // graph has no node of that name (a node inside a function body).
-  bool activate_node(const QString& name);
 
-  bool is_checking() const { return checking_; }
-  // The height the dock needs before a check has run (its option rows).
-  int compact_height() const;
+  bool is_checking() const { return busy_; }
   Fp16CheckResultPtr last_result() const { return result_; }
   // A node's fp16 status, one of the k* category names, from the last result (empty if none).
   static std::string status_of(const analysis::Fp16NodeReport& n, double threshold);
 
-  QPushButton* check_button() const { return check_; }
+  QPushButton* check_button() const { return start_; }
   QPushButton* cancel_button() const { return cancel_; }
-  QProgressBar* progress_bar() const { return progress_; }
-  QLabel* stage_label() const { return stage_; }
   QLabel* verdict_label() const { return verdict_; }
   QLabel* driver_label() const { return driver_; }
   QLabel* nodes_label() const { return nodes_; }  // first overflow / underflow / error, path
@@ -81,53 +61,36 @@ class PrecisionDock : public QDockWidget {
   QPushButton* colour_status_button() const { return colour_status_; }
   QPushButton* colour_error_button() const { return colour_error_; }
   QPushButton* jump_button() const { return jump_; }
-  QTableWidget* table() const { return table_; }
   QComboBox* rule_combo() const { return rule_; }
   QComboBox* follow_combo() const { return follow_; }
   QCheckBox* gl_box() const { return use_gl_; }
   QDoubleSpinBox* threshold_box() const { return threshold_; }
   QDoubleSpinBox* tolerance_box() const { return tolerance_; }
-  // "Reduce to a repro..." for the first overflow (or the fp32 run's NaN or inf).
-  ReduceRow* reduce_row() const { return reduce_row_; }
+  // reduce_row(): "Reduce to a repro..." for the first overflow (or the fp32 run's NaN or inf).
 
  signals:
   void checkFinished(tfjsi::ui::Fp16CheckResultPtr result);
   void checkFailed(const QString& message, bool cancelled);
 
  protected:
-  void showEvent(QShowEvent* e) override;
+  int option_rows_height() const override;
+  std::vector<QWidget*> option_widgets() const override;
 
  private:
   void on_progress(int pass, const QString& stage, int done, int total);
   void on_finished(Fp16CheckResultPtr result);
   void on_failed(const QString& message, bool cancelled);
-  void set_checking(bool checking);
   void show_result();
   void fill_table();
-  void clear_result();
-  // Before a result the dock holds its options on a few rows; with one, the table and the
-  // graph buttons too, and the window gives it more height.
-  void set_compact(bool compact);
+  void clear_result() override;
 
-  MainWindow& window_;
-  viewers::GraphView* view_;
-  LoadedModelPtr model_;
   Fp16CheckResultPtr result_;
-  std::function<RunRequest()> settings_;
-  bool checking_ = false;
-  QString cancel_reason_;  // why the check under way was cancelled, when not by the user
-  bool compact_ = false;
-  bool shown_ = false;
 
-  QPushButton* check_;
-  QPushButton* cancel_;
   QComboBox* rule_;
   QComboBox* follow_;
   QCheckBox* use_gl_;
   QDoubleSpinBox* threshold_;
   QDoubleSpinBox* tolerance_;
-  QProgressBar* progress_;
-  QLabel* stage_;
   QLabel* verdict_;
   QLabel* driver_;
   QLabel* nodes_;
@@ -135,9 +98,6 @@ class PrecisionDock : public QDockWidget {
   QPushButton* colour_status_;
   QPushButton* colour_error_;
   QPushButton* jump_;
-  QWidget* graph_buttons_;
-  QTableWidget* table_;
-  ReduceRow* reduce_row_;
 };
 
 }  // namespace tfjsi::ui
