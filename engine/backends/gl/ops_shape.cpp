@@ -6,20 +6,11 @@
 #include <algorithm>
 
 #include "backends/gl/gl_op.h"
+#include "backends/gl/glsl_index.h"
 #include "ops/attr.h"
 
 namespace tfjsi::gl {
 namespace {
-
-std::string out_flat() {
-  return "  int f = ((o.x * OUT_H + o.y) * OUT_W + o.z) * OUT_C + o.w;\n";
-}
-std::string split_flat(const std::array<std::int64_t, 4>& d) {
-  return "  int i3 = f % " + std::to_string(d[3]) + "; f /= " + std::to_string(d[3]) +
-         ";\n  int i2 = f % " + std::to_string(d[2]) + "; f /= " + std::to_string(d[2]) +
-         ";\n  int i1 = f % " + std::to_string(d[1]) + "; int i0 = f / " + std::to_string(d[1]) +
-         ";\n";
-}
 
 // `source_lane` defines `float source_lane(ivec4 o)`, the value of output lane o (padded NHWC).
 // `source_texel`, when given, defines `vec4 source_texel(ivec4 o)`, the value of output texel o
@@ -83,13 +74,14 @@ std::vector<runtime::TensorView> view(OpContext& c, const Shape& out_shape) {
   if (!lo) c.unsupported("output rank " + std::to_string(out_shape.size()) + " is over 4");
   if (*lo == in.layout()) return {runtime::TensorView{c.input_data(0), DType::Float32, out_shape}};
   const auto il = in.layout();
-  std::string g = "float source_lane(ivec4 o) {\n" + out_flat() +
-                  split_flat({il.n, il.h, il.w, il.c}) + "  return lane_in0(i0, i1, i2, i3);\n}\n";
+  std::string g = "float source_lane(ivec4 o) {\n" + glsl_out_flat() +
+                  glsl_split_flat({il.n, il.h, il.w, il.c}) +
+                  "  return lane_in0(i0, i1, i2, i3);\n}\n";
   if (il.c != lo->c) return gather(c, {&in}, out_shape, g);
   // Same channels ([1,48,48,17] -> [1,2304,17]): output pixel p is input pixel p.
   const std::string t =
       "vec4 source_texel(ivec4 o) {\n  int f = (o.x * OUT_H + o.y) * OUT_W + o.z;\n" +
-      split_flat({1, il.n, il.h, il.w}) + "  return load_in0(i1, i2, i3, o.w);\n}\n";
+      glsl_split_flat({1, il.n, il.h, il.w}) + "  return load_in0(i1, i2, i3, o.w);\n}\n";
   return gather(c, {&in}, out_shape, g, t);
 }
 
@@ -506,7 +498,7 @@ std::vector<runtime::TensorView> strided_slice(OpContext& c) {
     return std::to_string(b4[static_cast<std::size_t>(i)]) + " + i" + std::to_string(i) + " * " +
            std::to_string(s4[static_cast<std::size_t>(i)]);
   };
-  std::string g = "float source_lane(ivec4 o) {\n" + out_flat() + split_flat(full) +
+  std::string g = "float source_lane(ivec4 o) {\n" + glsl_out_flat() + glsl_split_flat(full) +
                   "  return lane_in0(" + idx(0) + ", " + idx(1) + ", " + idx(2) + ", " + idx(3) +
                   ");\n}\n";
   return gather(c, {&c.tex(0)}, out_shape, g);

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "backends/gl/gl_op.h"
+#include "backends/gl/glsl_index.h"
 #include "backends/gl/window.h"
 #include "ops/attr.h"
 #include "ops/webgl_stages.h"
@@ -47,18 +48,6 @@ std::vector<runtime::TensorView> max_pool(OpContext& c) {
 }
 std::vector<runtime::TensorView> avg_pool(OpContext& c) {
   return pool(c, true);
-}
-
-// Flat row-major index of padded output index o, as GLSL.
-std::string out_flat() {
-  return "  int f = ((o.x * OUT_H + o.y) * OUT_W + o.z) * OUT_C + o.w;\n";
-}
-// Splits f over the 4 dims D0..D3 into i0..i3, as GLSL.
-std::string split_flat(const std::array<std::int64_t, 4>& d) {
-  return "  int i3 = f % " + std::to_string(d[3]) + "; f /= " + std::to_string(d[3]) +
-         ";\n  int i2 = f % " + std::to_string(d[2]) + "; f /= " + std::to_string(d[2]) +
-         ";\n  int i1 = f % " + std::to_string(d[1]) + "; int i0 = f / " + std::to_string(d[1]) +
-         ";\n";
 }
 
 enum Reduce { kMean, kSum, kMax, kMin, kProd };
@@ -161,7 +150,7 @@ std::vector<runtime::TensorView> reduce(OpContext& c, Reduce op) {
     static const char* const init[] = {"0.0", "0.0", "-INF_F", "INF_F", "1.0"};
     static const char* const step[] = {"acc += v", "acc += v", "acc = max(acc, v)",
                                        "acc = min(acc, v)", "acc *= v"};
-    std::string g = "float source_lane(ivec4 o) {\n" + out_flat() + split_flat(kept) +
+    std::string g = "float source_lane(ivec4 o) {\n" + glsl_out_flat() + glsl_split_flat(kept) +
                     "  float acc = " + init[op] + ";\n";
     g += "  for (int a = 0; a < " + std::to_string(red[0]) + "; ++a)\n";
     g += "  for (int b = 0; b < " + std::to_string(red[1]) + "; ++b)\n";
