@@ -136,6 +136,12 @@ class GlLimitsTest : public QObject {
     check(reduce("Mean", {1, 300, 300, 4}, {1, 2}), false, "Mean 300x300");
     check(reduce("Sum", {1, 1, 1, 100000}, {3}), false, "Sum 100000");
     check(reduce("Max", {2, 100000}, {1}), false, "Max 100000");
+    // Mean, Sum and Softmax in TF.js's stages (webgl_stages.comp): where the reduced axis is the
+    // last, each of an invocation's four lanes loops over its own row, and llvmpipe cut the fourth
+    // lane's loops short (exit code 0) when only one row was counted.
+    check(reduce("Sum", {4, 20000}, {1}), false, "Sum 4 rows of 20000");
+    // Channels kept: a texel's four lanes share one loop (centernet's global means).
+    check(reduce("Mean", {1, 128, 128, 8}, {1, 2}), true, "Mean 128x128");
     check(softmax({1, 1, 1, 100000}), false, "Softmax 100000");
     check(softmax({2, 3, 10}), true, "Softmax 10");
   }
