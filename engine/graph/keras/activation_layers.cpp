@@ -80,21 +80,18 @@ TensorRef apply_activation(Layer& layer, TensorRef x, std::string_view activatio
 }
 
 TensorRef apply_layer_activation(Layer& layer, TensorRef x) {
-  const nlohmann::json* a = layer.get("activation");
-  if (!a) return x;
-  if (a->is_string()) return apply_activation(layer, x, a->get<std::string>());
-  // Newer Keras may write {"class_name": ..., "config": {"name": ...}}.
-  if (a->is_object() && a->contains("class_name") && (*a)["class_name"].is_string())
-    return apply_activation(layer, x, (*a)["class_name"].get<std::string>());
-  layer.fail("config 'activation' is neither a name nor a serialized activation: " + a->dump());
+  if (!layer.get("activation")) return x;
+  return apply_activation(layer, x, layer_activation_name(layer));
 }
 
 std::string layer_activation_name(Layer& layer) {
   const nlohmann::json* a = layer.get("activation");
-  if (a && a->is_string()) return normalized(a->get<std::string>());
-  if (a && a->is_object() && a->contains("class_name") && (*a)["class_name"].is_string())
+  if (!a) return "linear";
+  if (a->is_string()) return normalized(a->get<std::string>());
+  // Newer Keras may write {"class_name": ..., "config": {"name": ...}}.
+  if (a->is_object() && a->contains("class_name") && (*a)["class_name"].is_string())
     return normalized((*a)["class_name"].get<std::string>());
-  return "linear";
+  layer.fail("config 'activation' is neither a name nor a serialized activation: " + a->dump());
 }
 
 bool tfjs_fuses_activation(Layer& layer) {

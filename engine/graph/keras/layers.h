@@ -24,7 +24,8 @@ TensorRef apply_activation(Layer& layer, TensorRef x, std::string_view activatio
                            const std::string& prefix = {});
 // The layer's own "activation" config (default linear).
 TensorRef apply_layer_activation(Layer& layer, TensorRef x);
-// Its name as tfjs-layers compares it ("relu", "linear" when absent).
+// Its name as tfjs-layers compares it ("relu", "linear" when absent); fails naming the layer
+// when the config is neither a name nor a serialized activation.
 std::string layer_activation_name(Layer& layer);
 // Whether tfjs-layers 4.22 runs the layer's activation inside a fused conv2d or matMul kernel
 // (its mapActivationToFusedKernel: relu, linear, elu).
