@@ -13,6 +13,7 @@
 
 #include "analysis/compare.h"
 #include "input_source.h"
+#include "job_watch.h"
 #include "loaded_model.h"
 
 namespace tfjsi::runtime {
@@ -48,10 +49,9 @@ struct CompareResult {
 
 using CompareResultPtr = std::shared_ptr<const CompareResult>;
 
-// `pass`: the comparison's step, 1 up (1 the reference's run, 2 the test side's, 3 the divergent
-// nodes re-run alone); `done` of `total` nodes of it have run. Called at most ~20 times a second,
-// on the engine's thread.
-using CompareProgress = std::function<void(int pass, const QString& stage, int done, int total)>;
+// `pass` (job_watch.h): 1 the reference's run, 2 the test side's, 3 the divergent nodes re-run
+// alone.
+using CompareProgress = JobProgress;
 
 // Runs the comparison on `engine` (its backend, precision and flags are put back after). Throws
 // what the engine throws: a bad input file, BackendUnavailable for a reference that cannot run

@@ -5,65 +5,28 @@
 #include <chrono>
 
 #include "analysis/node_trace.h"
+#include "job_watch.h"
 #include "runtime/engine.h"
-#include "runtime/observer.h"
 
 namespace tfjsi::ui {
 namespace {
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Counts the check's runs and nodes for the progress bar (check_fp16 has no hook of its own). It
-// makes its executors inside, so a run is recognised by run_started and named by its backend.
-class CheckWatch final : public runtime::Observer {
+// The check's runs (check_fp16 has no hook of its own). It makes its executors inside, so a run
+// is recognised by run_started and named by its backend.
+class CheckWatch final : public JobWatch {
  public:
-  CheckWatch(runtime::Engine& engine, int nodes, const Fp16CheckProgress& report)
-      : engine_(engine), nodes_(nodes), report_(report) {}
-  bool needs_every_output() const override { return false; }
-
-  void run_started() override {
-    ++pass_;
-    done_ = 0;
-    if (engine_.backend().name() == "gl")
-      stage_ = QObject::tr("gl fp16 run");
-    else if (pass_ == 1)
-      stage_ = QObject::tr("fp32 reference on cpu");
-    else if (pass_ == 2)
-      stage_ = QObject::tr("fp16 emulation on cpu");
-    else
-      stage_ = QObject::tr("emulation: driver's rule or a mixed fp16/fp32 plan");
-    emit_progress(true);
-  }
-  void before_kernel(const runtime::KernelEvent&) override {
-    ++done_;
-    emit_progress(false);
-  }
+  CheckWatch(runtime::Engine& engine, int nodes, const JobProgress& report)
+      : JobWatch(nodes, report), engine_(engine) {}
 
  private:
-  // At most ~20 a second: a tiny model must not flood the UI's event queue.
-  void emit_progress(bool force) {
-    if (!report_ || (!force && ms_since(last_) < 50)) return;
-    last_ = std::chrono::steady_clock::now();
-    report_(pass_, stage_, std::min(done_, nodes_), nodes_);
+  QString stage_of(int pass) const override {
+    if (engine_.backend().name() == "gl") return QObject::tr("gl fp16 run");
+    if (pass == 1) return QObject::tr("fp32 reference on cpu");
+    if (pass == 2) return QObject::tr("fp16 emulation on cpu");
+    return QObject::tr("emulation: driver's rule or a mixed fp16/fp32 plan");
   }
-
   runtime::Engine& engine_;
-  int nodes_;
-  const Fp16CheckProgress& report_;
-  int pass_ = 0, done_ = 0;
-  QString stage_;
-  std::chrono::steady_clock::time_point last_{};
 };
-
-// Nodes the executor runs as kernels (what before_kernel counts).
-int kernel_nodes(const graph::Graph& g) {
-  int n = 0;
-  for (const auto& node : g.nodes)
-    if (node.op != "Const" && node.op != "NoOp" && node.op != "Placeholder") ++n;
-  return std::max(n, 1);
-}
 
 }  // namespace
 

@@ -6,12 +6,12 @@
 
 #include <QMetaType>
 #include <QString>
-#include <functional>
 #include <memory>
 #include <vector>
 
 #include "analysis/fp16_check.h"
 #include "input_source.h"
+#include "job_watch.h"
 #include "loaded_model.h"
 
 namespace tfjsi::runtime {
@@ -35,9 +35,8 @@ struct Fp16CheckResult {
 
 using Fp16CheckResultPtr = std::shared_ptr<const Fp16CheckResult>;
 
-// `pass`: the check's model runs so far, 1 up; `stage` says what this run is; `done` of `total`
-// nodes of it have run. Called at most ~20 times a second, on the engine's thread.
-using Fp16CheckProgress = std::function<void(int pass, const QString& stage, int done, int total)>;
+// `pass`: the check's model runs so far, 1 up (job_watch.h).
+using Fp16CheckProgress = JobProgress;
 
 // Runs the check on `engine` (its backend, precision and flags are put back after). Throws what
 // the engine throws: a bad input file, a model error, or the engine's cancel observer.

@@ -13,6 +13,7 @@
 #include "backends/all_backends.h"
 #include "core/error.h"
 #include "core/terminal_text.h"
+#include "job_watch.h"
 #include "ops/converter_ops.h"
 #include "runtime/benchmark.h"
 #include "runtime/executor.h"
@@ -154,10 +155,6 @@ class GlRunWatch {
  private:
   runtime::Backend* backend_;
 };
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 
