@@ -141,6 +141,13 @@ class Run {
 
   bool ready(int node, int ctx) {
     const graph::Node& n = g_.nodes[node];
+    // A partition's node is ready when the whole partition is: everything it reads from outside
+    // is there (its nodes never run one by one to make each other's inputs).
+    if (const int part = partition_of(node, ctx); part >= 0) {
+      for (const auto& in : plan_.partitions[part].inputs)
+        if (!live(in, 0)) return false;
+      return true;
+    }
     if (n.op == "Merge") {
       for (const auto& in : n.inputs)
         if (live(in, ctx)) return true;
@@ -186,6 +193,10 @@ class Run {
       const auto [node, ctx] = stack_.back();
       stack_.pop_back();
       ctxs_.dequeue(ctx);
+      if (const int part = partition_of(node, ctx); part >= 0) {
+        execute_partition(part);
+        continue;
+      }
       // Consumers become ready in the context the node's outputs went to. A new iteration's
       // work waits until nothing else can run, so that every loop variable finishes an
       // iteration (and it can be retired) before the next starts.
@@ -198,6 +209,25 @@ class Run {
       retire(ctx);
       if (next != ctx) retire(next);
     }
+  }
+
+  // The partition the executor runs node `i` in, in context `ctx`, or -1. Partitions hold
+  // straight nodes only (PlanNode::straight), which run in the root context.
+  int partition_of(int i, int ctx) const {
+    return fuse_ && ctx == 0 ? plan_.nodes[i].partition : -1;
+  }
+
+  // A partition in a plan with TF1 control flow: run once, when the first of its nodes is taken
+  // from the stack (they all become ready together); declined, its nodes run one by one.
+  void execute_partition(int part) {
+    partition_ran_.resize(plan_.partitions.size(), 0);
+    if (partition_ran_[part]) return;  // another of its nodes was on the stack too
+    partition_ran_[part] = 1;
+    const Partition& p = plan_.partitions[part];
+    for (int n : p.nodes) added_.insert({n, 0});
+    if (!run_partition(part))
+      for (int n : p.nodes) execute_node(n, 0);
+    for (int n : p.nodes) schedule_consumers(n, 0);
   }
 
   // Drops the values of the iteration around `ctx` that nothing more can happen in (see
@@ -395,6 +425,7 @@ class Run {
       for (Observer* o : e_.observers()) o->before_kernel(event), o->after_kernel(event);
       if (debug_) debug_->after_kernel(event);
       store_outputs(i, 0, std::move(outs));
+      slot_of(i, 0).live = true;  // it ran: control edges from it fire (values inside have none)
       for (const auto& ref : node.inputs) {
         Slot& src = slots_.at({ref.node, 0});
         if (--src.remaining[ref.output] == 0) dispose_value(src.outs[ref.output]);
@@ -578,6 +609,7 @@ class Run {
   std::vector<std::pair<int, int>> stack_;    // (node, context) ready to run
   std::deque<std::pair<int, int>> deferred_;  // ready, in an iteration that began since
   bool defer_ = false;                        // schedule() puts work in deferred_
+  std::vector<char> partition_ran_;  // per partition, in a plan with TF1 control flow
   // Constant Enters that ran, by (parent context, frame).
   std::map<std::pair<int, std::string>, std::vector<int>> invariants_;
   std::optional<DebugLog> debug_;

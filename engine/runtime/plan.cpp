@@ -34,6 +34,35 @@ bool reads_or_makes_complex(const graph::Graph& graph, const graph::Node& node) 
   return false;
 }
 
+// Which nodes of a plan with TF1 control flow run once, in the root context (PlanNode::straight).
+// In `order` (whose loops are cut at their back edges), a node's frame depth is its inputs'
+// deepest, one more past an Enter and one less past an Exit; it may be dead when an input may
+// be, or when it is a cond's Switch. A loop's own Switch (its predicate a LoopCond) sends the
+// last value out through Exit once the loop ends, so it makes nothing dead outside the loop.
+void mark_straight(const graph::Graph& graph, Plan& plan) {
+  const std::size_t n = graph.nodes.size();
+  std::vector<int> depth(n, 0);
+  std::vector<char> may_be_dead(n, 0);
+  for (int i : plan.order) {
+    const graph::Node& node = graph.nodes[i];
+    int d = 0;
+    bool dead = false;
+    auto from = [&](int src) {
+      d = std::max(d, depth[src]);
+      dead = dead || may_be_dead[src];
+    };
+    for (const auto& in : node.inputs) from(in.node);
+    for (int c : node.control_inputs) from(c);
+    if (node.op == "Enter") ++d;
+    if (node.op == "Exit") d = std::max(0, d - 1);
+    if (node.op == "Switch")
+      dead = dead || node.inputs.size() < 2 || graph.nodes[node.inputs[1].node].op != "LoopCond";
+    depth[i] = d;
+    may_be_dead[i] = dead;
+    plan.nodes[i].straight = d == 0 && !dead && !is_tf1_control_flow(node.op);
+  }
+}
+
 // The backend's partitions (Backend::partition), kept when they hold only its own plain nodes
 // (no fusion, fallback or control edge) and nothing but weights stands between their nodes in
 // `order`, with what each reads from outside and makes for outside.
@@ -49,9 +78,9 @@ void add_partitions(const graph::Graph& graph, Plan& plan, Backend& active) {
       const int i = nodes[k];
       ok = i >= 0 && i < static_cast<int>(graph.nodes.size()) && pos[i] >= 0 &&
            plan.nodes[i].backend == &active && !plan.nodes[i].fallback &&
-           !plan.nodes[i].executor_op && plan.nodes[i].partition < 0 && !plan.nodes[i].fused &&
-           plan.nodes[i].fused_into < 0 && graph.nodes[i].control_inputs.empty() &&
-           (k == 0 || pos[i] > pos[nodes[k - 1]]);
+           !plan.nodes[i].executor_op && plan.nodes[i].straight && plan.nodes[i].partition < 0 &&
+           !plan.nodes[i].fused && plan.nodes[i].fused_into < 0 &&
+           graph.nodes[i].control_inputs.empty() && (k == 0 || pos[i] > pos[nodes[k - 1]]);
     }
     std::vector<char> inside(graph.nodes.size(), 0);
     for (int i : nodes) inside[i] = ok ? 1 : 0;
@@ -221,7 +250,10 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
     if (took) p.fused = std::move(kernel);
   }
 
-  if (!plan.dynamic) add_partitions(graph, plan, active);
+  // With TF1 control flow, the partitions hold straight nodes only (the executor runs one once
+  // every value it reads from outside is there).
+  if (plan.dynamic) mark_straight(graph, plan);
+  add_partitions(graph, plan, active);
 
   // Where each node's result lives, for segments and sync points. Executor ops that forward keep
   // their input's place; the others work on the host.

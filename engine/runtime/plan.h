@@ -36,6 +36,10 @@ struct PlanNode {
   int fused_through = -1;
   // Index in Plan::partitions of the partition this node runs in (Backend::partition), or -1.
   int partition = -1;
+  // Runs exactly once a run, in the root context: not inside a TF1 loop frame and not on a cond
+  // branch a Switch may leave dead. Every node of a plan without TF1 control flow is; only such
+  // nodes may be in a partition.
+  bool straight = true;
 };
 
 struct Fallback {

@@ -149,8 +149,96 @@ class XnnpackSubgraphTest : public QObject {
     for (std::size_t k = 0; k < op_path.size(); ++k)
       expect_close(op_path[k], want[k], "operator path output " + std::to_string(k));
     QCOMPARE(f.xnn->last_path(g.nodes[conv.node]), xnnpack::Path::Xnnpack);
-    QCOMPARE(f.xnn->runtimes().stats().runs, std::int64_t{6});  // as before the flag went off
+    QCOMPARE(f.xnn->runtimes().stats().runs, std::int64_t{6});      // as before the flag went off
     QCOMPARE(f.xnn->runtimes().stats().declined, std::int64_t{2});  // each partition, once
+  }
+
+  // A model with TF1 control flow (handtrack: a while loop before its backbone, NMS after):
+  // nodes that run once in the root context still make partitions; the loop's body and what a
+  // cond's Switch may leave dead run node by node. Results against cpu for both branches.
+  void partitionsBesideTf1ControlFlow() {
+    Fixture f;
+    QVERIFY2(f.xnn->availability().available, f.xnn->availability().reason.c_str());
+    GraphBuilder b;
+    auto x = b.placeholder("x", DType::Float32, {1, 8, 8, 3});
+    b.g.nodes[x.node].attrs["dtype"] = graph::TypeAttr{"DT_FLOAT"};
+    b.g.nodes[x.node].attrs["shape"] = PartialShape::of({1, 8, 8, 3});
+    auto p = b.placeholder("p", DType::Bool, {});
+    b.g.nodes[p.node].attrs["dtype"] = graph::TypeAttr{"DT_BOOL"};
+    b.g.nodes[p.node].attrs["shape"] = PartialShape::of({});
+    const graph::AttrValue T = graph::TypeAttr{"DT_FLOAT"};
+    auto conv = b.add("conv", "_FusedConv2D",
+                      {x, weight(b, "w", random_tensor({3, 3, 3, 4}, 11)),
+                       weight(b, "bias", random_tensor({4}, 12))},
+                      {{"strides", std::vector<std::int64_t>{1, 1, 1, 1}},
+                       {"padding", std::string("SAME")},
+                       {"fused_ops", std::vector<std::string>{"BiasAdd", "Relu"}},
+                       {"num_args", std::int64_t{1}}});
+    auto add =
+        b.add("add", "AddV2", {conv, weight(b, "shift", random_tensor({4}, 13))}, {{"T", T}});
+    // k = 0; while k < 3: k += 1 (a float, read by the straight part after the loop).
+    const graph::AttrValue F = std::string("count");
+    auto enter = [&](std::string name, graph::TensorRef in, bool constant) {
+      return b.add(std::move(name), "Enter", {in}, {{"frame_name", F}, {"is_constant", constant}});
+    };
+    auto ek = enter("enter_k", b.scalar_const("k0", 0.f), false);
+    auto elim = enter("enter_limit", b.scalar_const("limit", 3.f), true);
+    auto eone = enter("enter_one", b.scalar_const("one", 1.f), true);
+    auto mk = b.add("merge_k", "Merge", {ek, ek});
+    auto less = b.add("less", "Less", {mk, elim}, {{"T", T}});
+    auto cond = b.add("cond", "LoopCond", {less});
+    auto sk = b.add("switch_k", "Switch", {mk, cond});
+    auto body = b.add("body_k", "Identity", {out(sk, 1)});
+    auto step = b.add("step_k", "AddV2", {body, eone}, {{"T", T}});
+    b.set_input(mk, 1, b.add("next_k", "NextIteration", {step}));
+    auto k = b.add("exit_k", "Exit", {out(sk, 0)});
+    auto scaled = b.add("scaled", "Mul", {add, k}, {{"T", T}});
+    // A cond on p: what comes after its Merge may be dead when a branch is.
+    auto sw = b.add("switch_p", "Switch", {scaled, p});
+    auto no = b.add("else", "Sigmoid", {out(sw, 0)}, {{"T", T}});
+    auto yes = b.add("then", "Relu", {out(sw, 1)}, {{"T", T}});
+    auto merged = b.add("merge_p", "Merge", {no, yes});
+    auto after =
+        b.add("after", "AddV2", {merged, weight(b, "shift2", random_tensor({4}, 14))}, {{"T", T}});
+    b.output("y", after);
+    b.output("scaled", scaled);
+    graph::Graph g = b.take();
+    graph::infer_shapes(g);
+
+    runtime::Executor ex(f.engine, g);
+    f.engine.set_backend("xnnpack");
+    const runtime::Plan& plan = ex.plan();
+    QVERIFY(plan.dynamic);
+    QVERIFY(plan.nodes[conv.node].partition >= 0);
+    QCOMPARE(plan.nodes[add.node].partition, plan.nodes[conv.node].partition);
+    QVERIFY(plan.nodes[scaled.node].partition >= 0);
+    for (const auto& part : plan.partitions)
+      for (int n : part.nodes) QVERIFY2(plan.nodes[n].straight, g.nodes[n].name.c_str());
+    for (auto r : {body, step, yes, no, after}) {
+      QVERIFY2(!plan.nodes[r.node].straight, g.nodes[r.node].name.c_str());
+      QCOMPARE(plan.nodes[r.node].partition, -1);
+    }
+
+    for (bool branch : {true, false}) {
+      HostTensor pred = HostTensor::zeros(DType::Bool, {});
+      pred.mutable_values<std::uint8_t>()[0] = branch ? 1 : 0;
+      const runtime::NamedTensors in{{"x", random_tensor({1, 8, 8, 3}, 15, -2.f, 2.f)},
+                                     {"p", pred}};
+      f.engine.set_backend("cpu");
+      const auto want = ex.run(in);
+      f.engine.set_backend("xnnpack");
+      for (int run = 0; run < 2; ++run) {
+        const auto got = ex.run(in);
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t o = 0; o < got.size(); ++o)
+          expect_close(got[o], want[o],
+                       "output " + std::to_string(o) + (branch ? " then" : " else") + " run " +
+                           std::to_string(run));
+        if (QTest::currentTestFailed()) return;
+      }
+      QCOMPARE(f.xnn->last_path(g.nodes[conv.node]), xnnpack::Path::Subgraph);
+      QCOMPARE(f.xnn->last_path(g.nodes[scaled.node]), xnnpack::Path::Subgraph);
+    }
   }
 
   // selfie: which nodes run inside runtimes, against the rule above, and the model's outputs on

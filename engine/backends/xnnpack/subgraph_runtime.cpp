@@ -76,8 +76,8 @@ std::vector<std::vector<int>> partition_plan(const graph::Graph& graph, const gr
     const graph::Node& node = graph.nodes[i];
     const runtime::PlanNode& p = plan.nodes[i];
     if (node.op == "Const") continue;  // weights: read where they are, they break no run
-    const bool mine = p.backend == &self && !p.fallback && !p.executor_op && !p.fused &&
-                      p.fused_into < 0 && check_node(graph, shapes, i);
+    const bool mine = p.backend == &self && p.straight && !p.fallback && !p.executor_op &&
+                      !p.fused && p.fused_into < 0 && check_node(graph, shapes, i);
     if (!mine) {
       close();
       continue;
