@@ -4,7 +4,7 @@
 // models amplify it: blazepose-lite's segmentation output ended 1.2e-3 from TF.js through
 // XNNPACK (tolerance 1e-3; TF.js's own wasm backend, also XNNPACK, is 5.6e-3 off). This kernel
 // keeps TF.js's order (taps row by row, bias after the sum, then the bounds) and does it all in one
-// pass over the output, with 16 channels to a vector and rows spread over the thread pool.
+// pass over the output, a vector of channels at a time, with rows spread over the thread pool.
 #include "backends/xnnpack/depthwise_rows.h"
 
 #include <pthreadpool.h>
@@ -18,14 +18,9 @@ namespace {
 
 typedef float f32x16 __attribute__((vector_size(64)));
 typedef float f32x8 __attribute__((vector_size(32)));
-constexpr std::int64_t kLanes = 16;
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define TFJSI_XNN_CLONES \
-  __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define TFJSI_XNN_CLONES
-#endif
+template <class V>
+constexpr std::int64_t lanes_of = static_cast<std::int64_t>(sizeof(V) / sizeof(float));
 
 // Channels [c, c + lanes of V) of one output pixel over the valid taps [ky0, ky1) x [kx0, kx1).
 // Loads and stores go through memcpy: unaligned, and no vector-typed function signatures (whose
@@ -55,7 +50,8 @@ inline __attribute__((always_inline)) void pixel_block(const DepthwiseRows& a, s
 }
 
 // One output pixel, all channels, over its valid taps: the general path (borders, other filter
-// sizes, fewer than 16 channels).
+// sizes, fewer channels than a vector V holds).
+template <class V>
 inline __attribute__((always_inline)) void pixel(const DepthwiseRows& a, std::int64_t n,
                                                  std::int64_t y0, std::int64_t ky0,
                                                  std::int64_t ky1, std::int64_t ox) {
@@ -69,9 +65,9 @@ inline __attribute__((always_inline)) void pixel(const DepthwiseRows& a, std::in
   const std::int64_t base = ((n * a.in_h + y0) * a.in_w + x0) * C;
   // A last partial block is done as the full block that ends at C: it computes a few channels
   // twice, to the same values, instead of running them one at a time.
-  if (C >= 16) {
-    for (std::int64_t c = 0; c < C; c += 16)
-      pixel_block<f32x16>(a, base, ky0, ky1, kx0, kx1, std::min(c, C - 16), o);
+  if (constexpr std::int64_t L = lanes_of<V>; C >= L) {
+    for (std::int64_t c = 0; c < C; c += L)
+      pixel_block<V>(a, base, ky0, ky1, kx0, kx1, std::min(c, C - L), o);
     return;
   }
   if (C >= 8) {
@@ -91,25 +87,28 @@ inline __attribute__((always_inline)) void pixel(const DepthwiseRows& a, std::in
 }
 
 // Output pixels [ox0, ox1) of one row whose whole KH x KW window lies inside the input: the
-// filter taps of a 16-channel block stay in registers while the block runs along the row. Same
-// summation order as pixel().
-template <int KH, int KW>
+// filter taps of a block of channels stay in registers while the block runs along the row: 9 or
+// 25 vectors, which is why V is 8 lanes where there are 16 ymm registers (AVX2; 16 lanes spilled
+// them and ran 2.7x slower here) and 16 where there are 32 zmm (AVX-512). Same summation order
+// as pixel().
+template <class V, int KH, int KW>
 inline __attribute__((always_inline)) void interior(const DepthwiseRows& a, std::int64_t n,
                                                     std::int64_t y0, std::int64_t ox0,
                                                     std::int64_t ox1) {
   const std::int64_t C = a.channels;
-  const f32x16 vlo = f32x16{} + a.min, vhi = f32x16{} + a.max;
+  constexpr std::int64_t L = lanes_of<V>;
+  const V vlo = V{} + a.min, vhi = V{} + a.max;
   float* orow = a.out + (n * a.out_h + (y0 + a.pad_top) / a.s_h) * a.out_w * C;
   const float* xrow = a.x + (n * a.in_h + y0) * a.in_w * C;
-  for (std::int64_t c0 = 0; C >= kLanes && c0 < C; c0 += kLanes) {
-    const std::int64_t c = std::min(c0, C - kLanes);  // the last block ends at C, as in pixel()
-    f32x16 w[KH * KW], bias = {};
+  for (std::int64_t c0 = 0; C >= L && c0 < C; c0 += L) {
+    const std::int64_t c = std::min(c0, C - L);  // the last block ends at C, as in pixel()
+    V w[KH * KW], bias = {};
 #pragma GCC unroll 64
     for (int t = 0; t < KH * KW; ++t) std::memcpy(&w[t], a.filter + t * C + c, sizeof w[t]);
     if (a.bias) std::memcpy(&bias, a.bias + c, sizeof bias);
     for (std::int64_t ox = ox0; ox < ox1; ++ox) {
       const float* xp = xrow + (ox * a.s_w - a.pad_left) * C + c;
-      f32x16 acc = {}, xv;
+      V acc = {}, xv;
 #pragma GCC unroll 16
       for (int ky = 0; ky < KH; ++ky)
 #pragma GCC unroll 16
@@ -123,13 +122,13 @@ inline __attribute__((always_inline)) void interior(const DepthwiseRows& a, std:
       std::memcpy(orow + ox * C + c, &acc, sizeof acc);
     }
   }
-  if (C < kLanes)
-    for (std::int64_t ox = ox0; ox < ox1; ++ox) pixel(a, n, y0, 0, KH, ox);
+  if (C < L)
+    for (std::int64_t ox = ox0; ox < ox1; ++ox) pixel<V>(a, n, y0, 0, KH, ox);
 }
 
-// One output row (batch n, output row oy).
-TFJSI_XNN_CLONES
-void depthwise_row(const DepthwiseRows& a, std::size_t row) {
+// One output row (batch n, output row oy), with vectors of V.
+template <class V>
+inline __attribute__((always_inline)) void depthwise_row(const DepthwiseRows& a, std::size_t row) {
   const std::int64_t oy = static_cast<std::int64_t>(row) % a.out_h;
   const std::int64_t n = static_cast<std::int64_t>(row) / a.out_h;
   const std::int64_t y0 = oy * a.s_h - a.pad_top;
@@ -138,7 +137,7 @@ void depthwise_row(const DepthwiseRows& a, std::size_t row) {
   while (ky1 > ky0 && y0 + (ky1 - 1) * a.d_h >= a.in_h) --ky1;
   const bool fixed = (a.k_h == 3 && a.k_w == 3) || (a.k_h == 5 && a.k_w == 5);
   if (!fixed || ky0 != 0 || ky1 != a.k_h) {
-    for (std::int64_t ox = 0; ox < a.out_w; ++ox) pixel(a, n, y0, ky0, ky1, ox);
+    for (std::int64_t ox = 0; ox < a.out_w; ++ox) pixel<V>(a, n, y0, ky0, ky1, ox);
     return;
   }
   // Columns whose window is whole: ox * s_w - pad_left >= 0 and its last tap inside the row.
@@ -148,24 +147,54 @@ void depthwise_row(const DepthwiseRows& a, std::size_t row) {
       a.in_w - 1 - span + a.pad_left >= 0 ? (a.in_w - 1 - span + a.pad_left) / a.s_w + 1 : 0;
   ox0 = std::min(ox0, a.out_w);
   ox1 = std::clamp(ox1, ox0, a.out_w);
-  for (std::int64_t ox = 0; ox < ox0; ++ox) pixel(a, n, y0, 0, a.k_h, ox);
+  for (std::int64_t ox = 0; ox < ox0; ++ox) pixel<V>(a, n, y0, 0, a.k_h, ox);
   if (a.k_h == 3)
-    interior<3, 3>(a, n, y0, ox0, ox1);
+    interior<V, 3, 3>(a, n, y0, ox0, ox1);
   else
-    interior<5, 5>(a, n, y0, ox0, ox1);
-  for (std::int64_t ox = ox1; ox < a.out_w; ++ox) pixel(a, n, y0, 0, a.k_h, ox);
+    interior<V, 5, 5>(a, n, y0, ox0, ox1);
+  for (std::int64_t ox = ox1; ox < a.out_w; ++ox) pixel<V>(a, n, y0, 0, a.k_h, ox);
 }
 
+// The row function for this CPU, chosen once: AVX-512 takes 16 lanes, AVX2 (and the baseline) 8.
+using RowFn = void (*)(const DepthwiseRows&, std::size_t);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target("arch=x86-64-v4"))) void row_v4(const DepthwiseRows& a, std::size_t row) {
+  depthwise_row<f32x16>(a, row);
+}
+__attribute__((target("arch=x86-64-v3"))) void row_v3(const DepthwiseRows& a, std::size_t row) {
+  depthwise_row<f32x8>(a, row);
+}
+#endif
+void row_baseline(const DepthwiseRows& a, std::size_t row) {
+  depthwise_row<f32x8>(a, row);
+}
+
+RowFn row_fn() {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  if (__builtin_cpu_supports("x86-64-v4")) return row_v4;
+  if (__builtin_cpu_supports("x86-64-v3")) return row_v3;
+#endif
+  return row_baseline;
+}
+
+struct RowTask {
+  const DepthwiseRows* args;
+  RowFn fn;
+};
+
 void row_task(void* context, std::size_t row) {
-  depthwise_row(*static_cast<const DepthwiseRows*>(context), row);
+  const auto* t = static_cast<const RowTask*>(context);
+  t->fn(*t->args, row);
 }
 
 }  // namespace
 
 void run_depthwise_rows(const DepthwiseRows& args, pthreadpool_t pool) {
   const std::size_t rows = static_cast<std::size_t>(args.batch * args.out_h);
+  static const RowFn fn = row_fn();
+  RowTask task{&args, fn};
   // Workers spin on after it (worker_spin.h).
-  pthreadpool_parallelize_1d(pool, row_task, const_cast<DepthwiseRows*>(&args), rows, 0);
+  pthreadpool_parallelize_1d(pool, row_task, &task, rows, 0);
 }
 
 }  // namespace tfjsi::xnnpack
