@@ -11,7 +11,7 @@ For each model, rounds alternate three measurements of `tfjsi bench --backend xn
 The figures are medians over rounds of each process's median; the load average is sampled
 before every round.
 
-  bench/core_capacity.py --corpus DIR --models gear efficientpose --rounds 5 [--out FILE.md]
+  bench/core_capacity.py [--corpus DIR] --models gear efficientpose --rounds 5 [--out FILE.md]
 """
 import argparse
 import json
@@ -19,6 +19,9 @@ import os
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import DEFAULT_CORPUS  # noqa: E402
 
 
 def load():
@@ -43,7 +46,9 @@ def median_of(procs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", required=True, help="folder of MODEL.json files")
+    ap.add_argument("--corpus", default=os.environ.get("TFJSI_CORPUS_DIR", DEFAULT_CORPUS),
+                    help="folder of MODEL.json files (default: $TFJSI_CORPUS_DIR, else where "
+                         "tests/fetch-corpus.sh puts it)")
     ap.add_argument("--models", nargs="+", required=True)
     ap.add_argument("--tfjsi", default="build/app/tfjsi")
     ap.add_argument("--rounds", type=int, default=5)

@@ -7,7 +7,7 @@ the figure per (model, configuration) is the median over rounds of each `tfjsi b
 The load average is recorded before and after every round.
 
   bench/xnnpack_threads.py --models selfie meet --rounds 3 \
-      --config before=/work/main/build/app/tfjsi \
+      --config before=../old/build/app/tfjsi \
       --config after=build/app/tfjsi \
       --config ops=build/app/tfjsi:--flag:xnnpack.subgraph=false \
       --json out.json
@@ -18,6 +18,9 @@ import os
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import DEFAULT_CORPUS  # noqa: E402
 
 
 def load():
@@ -34,7 +37,9 @@ def bench(binary, extra, model, threads, runs, warmup):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--corpus", default=None, help="folder of MODEL.json files")
+    ap.add_argument("--corpus", default=os.environ.get("TFJSI_CORPUS_DIR", DEFAULT_CORPUS),
+                    help="folder of MODEL.json files (default: $TFJSI_CORPUS_DIR, else where "
+                         "tests/fetch-corpus.sh puts it)")
     ap.add_argument("--models", nargs="+", required=True)
     ap.add_argument("--config", action="append", required=True,
                     help="LABEL=BINARY[:ARG:ARG...]")
@@ -44,7 +49,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
-    corpus = a.corpus or open("/work/notes/data").read().split()[0]
+    corpus = a.corpus
     configs = []
     for c in a.config:
         label, rest = c.split("=", 1)
