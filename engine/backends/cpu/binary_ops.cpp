@@ -3,6 +3,7 @@
 // wrap like an Int32Array, and integer division is floor division.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -112,6 +113,34 @@ HostTensor float_op(const KernelContext& ctx, Arith kind, const HostTensor& a,
   fail(ctx, "unknown arithmetic op");
 }
 
+// TF.js's cpu backend takes complex64 in Add, Sub and Mul only, each part worked out in double
+// (JavaScript numbers) and stored as float32; a real operand counts as (x, 0).
+HostTensor complex_op(const KernelContext& ctx, Arith kind, const HostTensor& a,
+                      const HostTensor& b) {
+  using C = std::complex<float>;
+  constexpr DType T = DType::Complex64;
+  auto make = [](double re, double im) {
+    return C(static_cast<float>(re), static_cast<float>(im));
+  };
+  switch (kind) {
+    case Arith::Add:
+      return run<C, C>(ctx, a, b, T, [&](C x, C y) {
+        return make(double{x.real()} + y.real(), double{x.imag()} + y.imag());
+      });
+    case Arith::Sub:
+      return run<C, C>(ctx, a, b, T, [&](C x, C y) {
+        return make(double{x.real()} - y.real(), double{x.imag()} - y.imag());
+      });
+    case Arith::Mul:
+      return run<C, C>(ctx, a, b, T, [&](C x, C y) {
+        return make(double{x.real()} * y.real() - double{x.imag()} * y.imag(),
+                    double{x.real()} * y.imag() + double{x.imag()} * y.real());
+      });
+    default:
+      fail(ctx, "complex64 operands are taken by Add, Sub and Mul only (as TF.js's cpu backend)");
+  }
+}
+
 HostTensor int_op(const KernelContext& ctx, Arith kind, const HostTensor& a, const HostTensor& b) {
   using I = std::int32_t;
   constexpr DType D = DType::Int32;
@@ -151,13 +180,14 @@ HostTensor int_op(const KernelContext& ctx, Arith kind, const HostTensor& a, con
 
 std::vector<HostTensor> arith(const KernelContext& ctx, Arith kind) {
   require_inputs(ctx, 2, 2);
-  const HostTensor& a0 = input(ctx, 0);
-  const HostTensor& b0 = input(ctx, 1);
+  const HostTensor& a0 = input_or_complex(ctx, 0);
+  const HostTensor& b0 = input_or_complex(ctx, 1);
   // Bool arithmetic has no TF meaning; TF.js computes it on the 0/1 values, as int32 does here.
   DType t = upcast(a0.dtype, b0.dtype);
   if (t == DType::Bool) t = DType::Int32;
   const HostTensor a = convert(a0, t);
   const HostTensor b = convert(b0, t);
+  if (t == DType::Complex64) return {complex_op(ctx, kind, a, b)};
   if (t == DType::Float32) return {float_op(ctx, kind, a, b)};
   return {int_op(ctx, kind, a, b)};
 }

@@ -1,7 +1,6 @@
 // Cast between float32, int32 and bool with TF.js's rules (see convert() in tensor_util.h), and
 // to and from complex64 as TF.js's cpu Cast does: a real value becomes (x, 0); a complex one
 // keeps its real part, then casts that.
-#include <complex>
 #include <vector>
 
 #include "backends/cpu/tensor_util.h"
@@ -20,14 +19,6 @@ std::vector<HostTensor> Cast(const KernelContext& ctx) {
   if (to == DType::String) fail(ctx, "cannot cast to string");
   // Same type: share the buffer (TF.js also returns the same data).
   if (to == x.dtype) return {x};
-  if (to == DType::Complex64) {
-    const HostTensor re = convert(x, DType::Float32);
-    HostTensor out = HostTensor::uninitialized(DType::Complex64, x.shape);
-    const auto r = re.values<float>();
-    auto o = out.mutable_values<std::complex<float>>();
-    for (std::size_t k = 0; k < o.size(); ++k) o[k] = {r[k], 0.0f};
-    return {out};
-  }
   if (x.dtype == DType::Complex64) return {convert(Real(ctx)[0], to)};
   return {convert(x, to)};
 }

@@ -76,18 +76,24 @@ std::vector<HostTensor> split_along(const KernelContext& ctx, const HostTensor& 
 }
 
 DType common_type(const KernelContext& ctx, std::size_t begin, std::size_t end) {
-  DType t = input(ctx, begin).dtype;
-  for (std::size_t i = begin + 1; i < end; ++i) t = upcast(t, input(ctx, i).dtype);
+  DType t = input_or_complex(ctx, begin).dtype;
+  for (std::size_t i = begin + 1; i < end; ++i) t = upcast(t, input_or_complex(ctx, i).dtype);
   return t;
 }
 
 // Concatenates inputs [first, first + n) along the axis in input `axis_input`.
 std::vector<HostTensor> concat_inputs(const KernelContext& ctx, std::size_t first, std::size_t n,
                                       std::size_t axis_input) {
-  const HostTensor& x0 = input(ctx, first);
+  const HostTensor& x0 = input_or_complex(ctx, first);
   if (x0.rank() == 0) fail(ctx, "cannot concatenate scalars");
   const int axis = normalize_axis(ctx, read_int(ctx, axis_input, "axis"), x0.rank());
   const DType t = common_type(ctx, first, first + n);
+  // TF.js concatenates complex64 tensors only with each other.
+  for (std::size_t i = first; t == DType::Complex64 && i < first + n; ++i)
+    if (ctx.inputs[i].dtype != DType::Complex64)
+      fail(ctx, "input " + std::to_string(i) + " is " +
+                    std::string(to_string(ctx.inputs[i].dtype)) +
+                    ": complex64 tensors are concatenated only with complex64 ones (as in TF.js)");
   std::vector<HostTensor> parts;
   for (std::size_t i = first; i < first + n; ++i) parts.push_back(convert(ctx.inputs[i], t));
   if (n == 1) return {parts.front()};

@@ -69,13 +69,13 @@ std::vector<HostTensor> Ones(const KernelContext& ctx) {
 
 std::vector<HostTensor> ZerosLike(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
-  const HostTensor& x = input(ctx, 0);
+  const HostTensor& x = input_or_complex(ctx, 0);
   return {HostTensor::zeros(x.dtype, x.shape)};
 }
 
 std::vector<HostTensor> OnesLike(const KernelContext& ctx) {
   require_inputs(ctx, 1, 1);
-  const HostTensor& x = input(ctx, 0);
+  const HostTensor& x = input_or_complex(ctx, 0);
   HostTensor out = HostTensor::zeros(x.dtype, x.shape);
   fill_with(out, 1.0);
   return {out};

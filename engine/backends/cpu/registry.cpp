@@ -408,11 +408,13 @@ std::span<const KernelEntry> kernel_registry() {
 }
 
 namespace {
-// The complex ops themselves, Cast, and ops that only re-view the bytes or read the shape.
+// The complex ops themselves, Cast, ops that only re-view the bytes or read the shape, and those
+// TF.js's cpu backend also computes on complex64 (Add, Sub, Mul, Concat, ZerosLike, OnesLike).
 bool takes_complex(std::string_view op) {
   static constexpr std::string_view kOps[] = {
-      "Cast", "Complex", "ComplexAbs", "ExpandDims", "FFT",    "IFFT", "IRFFT",  "Imag",
-      "Rank", "Real",    "Reshape",    "Shape",      "ShapeN", "Size", "Squeeze"};
+      "Add",     "AddV2", "Cast",   "Complex", "ComplexAbs", "Concat",   "ConcatV2", "ExpandDims",
+      "FFT",     "IFFT",  "IRFFT",  "Imag",    "Mul",        "OnesLike", "Rank",     "Real",
+      "Reshape", "Shape", "ShapeN", "Size",    "Squeeze",    "Sub",      "ZerosLike"};
   return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
 }
 }  // namespace
@@ -423,8 +425,8 @@ void refuse_complex(const graph::Node& node, std::span<const HostTensor> inputs)
     if (inputs[i].dtype == DType::Complex64 && !takes_complex(node.op))
       throw ModelError("node '" + node.name + "' (" + node.op + "): input " + std::to_string(i) +
                        " is complex64, which this op does not take here (complex tensors go "
-                       "through Complex, Real, Imag, ComplexAbs, FFT, IFFT, IRFFT, Cast and the "
-                       "reshaping ops)");
+                       "through Complex, Real, Imag, ComplexAbs, FFT, IFFT, IRFFT, Cast, Add, Sub, "
+                       "Mul, Concat, ZerosLike, OnesLike and the reshaping ops)");
 }
 
 Kernel find_kernel(std::string_view op) {

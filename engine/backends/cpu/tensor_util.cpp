@@ -1,6 +1,7 @@
 #include "backends/cpu/tensor_util.h"
 
 #include <cmath>
+#include <complex>
 #include <limits>
 
 #include "backends/cpu/parallel.h"
@@ -23,13 +24,18 @@ void require_inputs(const KernelContext& ctx, std::size_t min, int max) {
   }
 }
 
-const HostTensor& input(const KernelContext& ctx, std::size_t i) {
+const HostTensor& input_or_complex(const KernelContext& ctx, std::size_t i) {
   if (i >= ctx.inputs.size()) fail(ctx, "input " + std::to_string(i) + " is missing");
   const HostTensor& t = ctx.inputs[i];
   if (t.dtype == DType::String) fail(ctx, "input " + std::to_string(i) + " is a string tensor");
+  if (!t.buffer) fail(ctx, "input " + std::to_string(i) + " has no data");
+  return t;
+}
+
+const HostTensor& input(const KernelContext& ctx, std::size_t i) {
+  const HostTensor& t = input_or_complex(ctx, i);
   if (t.dtype == DType::Complex64)
     fail(ctx, "input " + std::to_string(i) + " is complex64, which this op does not take");
-  if (!t.buffer) fail(ctx, "input " + std::to_string(i) + " has no data");
   return t;
 }
 
@@ -88,6 +94,7 @@ int normalize_axis(const KernelContext& ctx, std::int64_t axis, int rank) {
 }
 
 DType upcast(DType a, DType b) {
+  if (a == DType::Complex64 || b == DType::Complex64) return DType::Complex64;
   if (a == DType::Float32 || b == DType::Float32) return DType::Float32;
   if (a == DType::Int32 || b == DType::Int32) return DType::Int32;
   return a;
@@ -107,11 +114,18 @@ HostTensor convert(const HostTensor& t, DType to) {
   if (t.dtype == to) return t;
   if (t.dtype == DType::String || to == DType::String)
     throw ModelError("cannot convert between string and numeric tensors");
-  // Cast is the one kernel that turns complex numbers into others and back (cast.cpp).
-  if (t.dtype == DType::Complex64 || to == DType::Complex64)
-    throw ModelError("cannot convert between complex64 and " +
-                     std::string(to_string(t.dtype == DType::Complex64 ? to : t.dtype)) +
-                     " tensors here");
+  // A real number becomes (x, 0), as TF.js casts to complex64. The other way is Cast's alone
+  // (it takes the real part, cast.cpp).
+  if (to == DType::Complex64) {
+    const HostTensor re = convert(t, DType::Float32);
+    HostTensor out = HostTensor::uninitialized(DType::Complex64, t.shape);
+    const auto r = re.values<float>();
+    auto o = out.mutable_values<std::complex<float>>();
+    for (std::size_t k = 0; k < o.size(); ++k) o[k] = {r[k], 0.0f};
+    return out;
+  }
+  if (t.dtype == DType::Complex64)
+    throw ModelError("cannot convert complex64 to " + std::string(to_string(to)) + " tensors here");
   HostTensor out = HostTensor::zeros(to, t.shape);
   const auto n = static_cast<std::size_t>(t.num_elements());
   auto write = [&](auto src) {

@@ -22,6 +22,9 @@ namespace tfjsi::cpu::tensor_ops {
 void require_inputs(const KernelContext& ctx, std::size_t min, int max = -1);
 // Input `i`, which must be a float32, int32 or bool tensor (not string, not complex64).
 const HostTensor& input(const KernelContext& ctx, std::size_t i);
+// Input `i` as input() checks it, complex64 allowed: for the ops TF.js also computes on complex
+// tensors (Add, Sub, Mul, Concat, ZerosLike, OnesLike).
+const HostTensor& input_or_complex(const KernelContext& ctx, std::size_t i);
 
 // The values of a small int32 (or float32, truncated) tensor input: shapes, axes, sizes.
 std::vector<std::int64_t> read_ints(const KernelContext& ctx, std::size_t i, std::string_view what);

@@ -1,6 +1,6 @@
 // Cases of the converter's slice_join, transformation, creation, evaluation, dynamic, graph,
 // sparse, spectral, string, ragged and tfdf ops.
-import { C } from './case.mjs';
+import { C, complexOut, cx } from './case.mjs';
 import { a } from './graph.mjs';
 
 // ---- slice_join ----
@@ -8,6 +8,10 @@ C('ConcatV2', (g) => g.op('ConcatV2', [g.f([2, 3]), g.f([2, 2]), g.si(1)], { N: 
 C('ConcatV2.negative_axis', (g) => g.op('ConcatV2', [g.f([2, 3, 2]), g.f([2, 3, 1]), g.f([2, 3, 3]), g.si(-1)], { N: a.i(3) }));
 C('ConcatV2.empty_part', (g) => g.op('ConcatV2', [g.f([0, 3]), g.f([2, 3]), g.si(0)], { N: a.i(2) }));
 C('ConcatV2.int32', (g) => g.op('ConcatV2', [g.i([2]), g.i([3]), g.si(0)], { N: a.i(2) }));
+// TF.js concatenates complex64 tensors (each part on its own), and makes complex zeros and ones.
+C('ConcatV2.complex', (g) => complexOut(g, g.op('ConcatV2', [cx(g, [2, 3]), cx(g, [2, 2]), g.si(1)], { N: a.i(2) })));
+C('ZerosLike.complex', (g) => complexOut(g, g.op('ZerosLike', [cx(g, [2, 3])])));
+C('OnesLike.complex', (g) => complexOut(g, g.op('OnesLike', [cx(g, [4])])));
 C('ConcatV2.one', (g) => g.op('ConcatV2', [g.f([2, 2]), g.si(0)], { N: a.i(1) }));
 C('Concat', (g) => g.op('Concat', [g.si(1), g.f([2, 3]), g.f([2, 1])], { N: a.i(2) }));
 C('GatherV2', (g) => g.op('GatherV2', [g.f([5, 3]), g.ci([4, 0, 2, 2]), g.si(0)], { batch_dims: a.i(0), Tindices: a.type('int32'), Tparams: a.type('float32') }));
@@ -188,13 +192,11 @@ for (const op of ['SparseSegmentMean', 'SparseSegmentSum']) {
 C('SparseSegmentMean.int32', (g) => g.op('SparseSegmentMean', [g.ci([7, -7, 5, 2, -3, 1, 2147483647, 1], [4, 2]), g.ci([0, 1, 2, 3, 3, 3]), g.ci([0, 0, 1, 1, 2, 2])], { T: a.type('int32'), Tidx: a.type('int32'), Tsegmentids: a.type('int32') }));
 
 // ---- spectral: complex in through Complex, out through Real and Imag ----
-const complexOut = (g, c) => [g.op('Real', [c], { Tout: a.type('float32') }), g.op('Imag', [c], { Tout: a.type('float32') })];
 C('FFT', (g) => complexOut(g, g.op('FFT', [g.op('Complex', [g.f([2, 8]), g.f([2, 8])])])));
 C('IFFT', (g) => complexOut(g, g.op('IFFT', [g.op('Complex', [g.f([3, 5]), g.f([3, 5])])])));
 C('RFFT', (g) => complexOut(g, g.op('RFFT', [g.f([2, 8]), g.ci([8])])));
 C('IRFFT', (g) => g.op('IRFFT', [g.op('Complex', [g.f([2, 5]), g.f([2, 5])]), g.ci([8])]));
 // Sizes that are not powers of two take TF.js's naive DFT, the others its radix-2 FFT.
-const cx = (g, shape) => g.op('Complex', [g.f(shape), g.f(shape)]);
 C('FFT.naive', (g) => complexOut(g, g.op('FFT', [cx(g, [3, 6])])));
 C('FFT.rank3', (g) => complexOut(g, g.op('FFT', [cx(g, [2, 3, 4])])));
 C('FFT.size1', (g) => complexOut(g, g.op('FFT', [cx(g, [3, 1])])));

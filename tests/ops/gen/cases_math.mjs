@@ -1,7 +1,7 @@
 // Cases of the converter's arithmetic, basic_math, logical, reduction, normalization and matrices
 // ops: modes that change the result (broadcasting, dtypes, axes, keep_dims, transposes), and
 // empty and one-element tensors where an op could trip on them.
-import { C } from './case.mjs';
+import { C, complexOut, cx } from './case.mjs';
 import { a } from './graph.mjs';
 
 // ---- arithmetic ----
@@ -57,6 +57,13 @@ for (const op of ['IsNan', 'IsFinite', 'IsInf']) {
   C(`${op}.special`, (g) => g.op(op, [g.op('RealDiv', [g.cf([0, 1, -1, 2, 0]), g.f([5], -1, 1)])]));
 }
 C('Sign.zeros', (g) => g.op('Sign', [g.cf([0, -0, 2, -3])]));
+// Complex operands: TF.js's cpu Add, Sub and Mul take them, a real one counting as (x, 0).
+for (const op of ['Add', 'AddV2', 'Sub', 'Mul'])
+  C(`${op}.complex`, (g) => complexOut(g, g.op(op, [cx(g, [2, 1, 4], -2, 2), cx(g, [3, 1], -2, 2)])));
+// TF.js 4.22's complex broadcast indexes its operands wrongly (NaN) when the smaller one only
+// lacks leading dims ([2, 3] with [3], or a scalar); those cases follow TF's meaning here and
+// are not compared.
+C('Mul.complex_real', (g) => complexOut(g, g.op('Mul', [cx(g, [2, 3], -2, 2), g.f([2, 1], -2, 2)])));
 for (const op of ['Abs', 'Neg', 'Sign', 'Square']) C(`${op}.int32`, (g) => g.op(op, [g.i([7], -5, 5)]));
 C('LeakyRelu.alpha', (g) => g.op('LeakyRelu', [g.f([3, 4], -3, 3)], { alpha: a.f(0.1) }));
 C('ClipByValue', (g) => g.op('ClipByValue', [g.f([3, 4], -3, 3), g.sf(-1), g.sf(1.5)]));
