@@ -220,10 +220,9 @@ class Run {
   // A partition in a plan with TF1 control flow: run once, when the first of its nodes is taken
   // from the stack (they all become ready together); declined, its nodes run one by one.
   void execute_partition(int part) {
-    partition_ran_.resize(plan_.partitions.size(), 0);
-    if (partition_ran_[part]) return;  // another of its nodes was on the stack too
-    partition_ran_[part] = 1;
     const Partition& p = plan_.partitions[part];
+    // Another of its nodes was on the stack too: the partition ran, and its nodes have slots.
+    if (slots_.count({p.nodes.front(), 0})) return;
     for (int n : p.nodes) added_.insert({n, 0});
     if (!run_partition(part))
       for (int n : p.nodes) execute_node(n, 0);
@@ -609,7 +608,6 @@ class Run {
   std::vector<std::pair<int, int>> stack_;    // (node, context) ready to run
   std::deque<std::pair<int, int>> deferred_;  // ready, in an iteration that began since
   bool defer_ = false;                        // schedule() puts work in deferred_
-  std::vector<char> partition_ran_;  // per partition, in a plan with TF1 control flow
   // Constant Enters that ran, by (parent context, frame).
   std::map<std::pair<int, std::string>, std::vector<int>> invariants_;
   std::optional<DebugLog> debug_;

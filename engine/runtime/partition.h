@@ -3,8 +3,9 @@
 // A backend that does so implements PartitionRunner beside Backend; the plan asks it for its
 // partitions once, and the executor runs each where its last node stands, so everything the
 // partition reads from outside is made by then (in a plan with TF1 control flow, which runs by
-// readiness, once all of that is live; such a partition holds only straight nodes). Observers hear of every node of it: the first
-// with the partition's time, the others as backend "fused" with fused_into naming the first.
+// readiness, once all of that is live; such a partition holds only straight nodes). Observers
+// hear of every node of it: the first with the partition's time, the others as backend "fused"
+// with fused_into naming the first.
 #pragma once
 
 #include <memory>

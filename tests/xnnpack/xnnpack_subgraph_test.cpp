@@ -19,6 +19,15 @@ namespace {
 
 using Attrs = std::map<std::string, graph::AttrValue, std::less<>>;
 
+// A model input as the converter writes one: dtype and shape attributes beside the signature.
+graph::TensorRef model_input(GraphBuilder& b, const std::string& name, DType dtype,
+                             const char* tf_type, std::vector<std::int64_t> shape) {
+  auto r = b.placeholder(name, dtype, shape);
+  b.g.nodes[r.node].attrs["dtype"] = graph::TypeAttr{tf_type};
+  b.g.nodes[r.node].attrs["shape"] = PartialShape::of(std::move(shape));
+  return r;
+}
+
 graph::TensorRef weight(GraphBuilder& b, const std::string& name, HostTensor value) {
   auto r = b.add(name, "Const");
   b.g.nodes[r.node].value = std::move(value);
@@ -64,9 +73,7 @@ class XnnpackSubgraphTest : public QObject {
     Fixture f;
     QVERIFY2(f.xnn->availability().available, f.xnn->availability().reason.c_str());
     GraphBuilder b;
-    auto x = b.placeholder("x", DType::Float32, {1, 12, 12, 5});
-    b.g.nodes[x.node].attrs["dtype"] = graph::TypeAttr{"DT_FLOAT"};
-    b.g.nodes[x.node].attrs["shape"] = PartialShape::of({1, 12, 12, 5});
+    auto x = model_input(b, "x", DType::Float32, "DT_FLOAT", {1, 12, 12, 5});
     const auto same = std::string("SAME");
     auto conv = b.add("conv", "_FusedConv2D",
                       {x, weight(b, "w", random_tensor({3, 3, 5, 8}, 1)),
@@ -160,12 +167,8 @@ class XnnpackSubgraphTest : public QObject {
     Fixture f;
     QVERIFY2(f.xnn->availability().available, f.xnn->availability().reason.c_str());
     GraphBuilder b;
-    auto x = b.placeholder("x", DType::Float32, {1, 8, 8, 3});
-    b.g.nodes[x.node].attrs["dtype"] = graph::TypeAttr{"DT_FLOAT"};
-    b.g.nodes[x.node].attrs["shape"] = PartialShape::of({1, 8, 8, 3});
-    auto p = b.placeholder("p", DType::Bool, {});
-    b.g.nodes[p.node].attrs["dtype"] = graph::TypeAttr{"DT_BOOL"};
-    b.g.nodes[p.node].attrs["shape"] = PartialShape::of({});
+    auto x = model_input(b, "x", DType::Float32, "DT_FLOAT", {1, 8, 8, 3});
+    auto p = model_input(b, "p", DType::Bool, "DT_BOOL", {});
     const graph::AttrValue T = graph::TypeAttr{"DT_FLOAT"};
     auto conv = b.add("conv", "_FusedConv2D",
                       {x, weight(b, "w", random_tensor({3, 3, 3, 4}, 11)),

@@ -155,46 +155,33 @@ inline __attribute__((always_inline)) void depthwise_row(const DepthwiseRows& a,
   for (std::int64_t ox = ox1; ox < a.out_w; ++ox) pixel<V>(a, n, y0, 0, a.k_h, ox);
 }
 
-// The row function for this CPU, chosen once: AVX-512 takes 16 lanes, AVX2 (and the baseline) 8.
-using RowFn = void (*)(const DepthwiseRows&, std::size_t);
+// One output row with the vectors this CPU does best, GCC's function multiversioning picking the
+// version once (an ifunc): AVX-512 takes 16 lanes, AVX2 and the baseline 8.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target("arch=x86-64-v4"))) void row_v4(const DepthwiseRows& a, std::size_t row) {
+__attribute__((target("arch=x86-64-v4"))) void row_for_cpu(const DepthwiseRows& a,
+                                                           std::size_t row) {
   depthwise_row<f32x16>(a, row);
 }
-__attribute__((target("arch=x86-64-v3"))) void row_v3(const DepthwiseRows& a, std::size_t row) {
+__attribute__((target("arch=x86-64-v3"))) void row_for_cpu(const DepthwiseRows& a,
+                                                           std::size_t row) {
   depthwise_row<f32x8>(a, row);
 }
+__attribute__((target("default")))
 #endif
-void row_baseline(const DepthwiseRows& a, std::size_t row) {
+void row_for_cpu(const DepthwiseRows& a, std::size_t row) {
   depthwise_row<f32x8>(a, row);
 }
-
-RowFn row_fn() {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-  if (__builtin_cpu_supports("x86-64-v4")) return row_v4;
-  if (__builtin_cpu_supports("x86-64-v3")) return row_v3;
-#endif
-  return row_baseline;
-}
-
-struct RowTask {
-  const DepthwiseRows* args;
-  RowFn fn;
-};
 
 void row_task(void* context, std::size_t row) {
-  const auto* t = static_cast<const RowTask*>(context);
-  t->fn(*t->args, row);
+  row_for_cpu(*static_cast<const DepthwiseRows*>(context), row);
 }
 
 }  // namespace
 
 void run_depthwise_rows(const DepthwiseRows& args, pthreadpool_t pool) {
   const std::size_t rows = static_cast<std::size_t>(args.batch * args.out_h);
-  static const RowFn fn = row_fn();
-  RowTask task{&args, fn};
   // Workers spin on after it (worker_spin.h).
-  pthreadpool_parallelize_1d(pool, row_task, &task, rows, 0);
+  pthreadpool_parallelize_1d(pool, row_task, const_cast<DepthwiseRows*>(&args), rows, 0);
 }
 
 }  // namespace tfjsi::xnnpack
