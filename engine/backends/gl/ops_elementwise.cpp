@@ -56,13 +56,13 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   auto out = c.output(out_shape);
   KernelCall call;
   call.shader = "binary.comp";
-  // Broadcasting along N, H, W is a clamp by the uniform shapes; a single channel splatted across
-  // the lanes is a code path (not needed for an output of one channel: one program less). The op
-  // is a uniform (binary.comp says why).
+  // Broadcasting along N, H, W is a clamp by the uniform shapes; a single channel is splatted
+  // across the lanes (not needed for an output of one channel). The op and the splats are
+  // uniforms (binary.comp says why).
   call.set_int("OP", shader_constant("binary.comp", op));
   const bool many = out->layout().c > 1;
-  call.defines = def("IN0_SPLAT", std::int64_t{many && a.layout().c == 1}) +
-                 def("IN1_SPLAT", std::int64_t{many && b.layout().c == 1});
+  call.set_int("IN0_SPLAT", many && a.layout().c == 1 ? 1 : 0);
+  call.set_int("IN1_SPLAT", many && b.layout().c == 1 ? 1 : 0);
   call.inputs = {&a, &b};
   set_activation(call, *act, ops::attr<float>(c.node(), runtime::kFusedActivationAlpha, 0.2f));
   if (prelu) {

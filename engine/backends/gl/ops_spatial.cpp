@@ -22,7 +22,12 @@ std::vector<runtime::TensorView> pool(OpContext& c, bool avg) {
   auto out = c.output(out_shape);
   KernelCall call;
   call.shader = "pool.comp";
-  set_window(call, w);
+  // Windows past 3x3 (global pools over 16x16 .. 128x128 maps) loop either way: uniforms, so
+  // that one program serves them all; small ones keep #defines, their taps unrolled.
+  if (w.k_h * w.k_w > 9)
+    set_window_uniforms(call, w);
+  else
+    set_window(call, w);
   call.defines += def("AVG", std::int64_t{avg});
   call.inputs = {&c.tex(0)};
   call.output = out.get();

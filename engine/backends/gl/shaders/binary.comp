@@ -5,8 +5,9 @@
 // OP is a uniform: llvmpipe computes every branch of the chain in op() for every texel and keeps
 // one (its ifs are masks), which costs a few lane operations against the two loads and the store
 // (warm medians measured unchanged, bench/results/gl-live-2026-11-26-b.md), where a program per
-// op cost a build each. Specialised by #define: ACT (see epilogue.glsl) and the splats (code
-// paths). Shapes and the activation's parameters are uniforms.
+// op cost a build each. The splats (IN0_SPLAT, IN1_SPLAT) are uniforms for the same reason: a
+// select per texel. Specialised by #define: ACT (see epilogue.glsl; sigmoid's exp would cost every
+// Add) and a fused Prelu's IN2_SPLAT. Shapes and the activation's parameters are uniforms.
 #define OP_ADD 0
 #define OP_SUB 1
 #define OP_MUL 2
@@ -17,19 +18,13 @@
 #define OP_PRELU 7
 vec4 fetch_a(int n, int h, int w, int s) {
   n = min(n, IN0_N - 1); h = min(h, IN0_H - 1); w = min(w, IN0_W - 1);
-#if IN0_SPLAT
-  return vec4(load_in0(n, h, w, 0).x);
-#else
-  return load_in0(n, h, w, s);
-#endif
+  vec4 v = load_in0(n, h, w, IN0_SPLAT != 0 ? 0 : s);
+  return IN0_SPLAT != 0 ? vec4(v.x) : v;
 }
 vec4 fetch_b(int n, int h, int w, int s) {
   n = min(n, IN1_N - 1); h = min(h, IN1_H - 1); w = min(w, IN1_W - 1);
-#if IN1_SPLAT
-  return vec4(load_in1(n, h, w, 0).x);
-#else
-  return load_in1(n, h, w, s);
-#endif
+  vec4 v = load_in1(n, h, w, IN1_SPLAT != 0 ? 0 : s);
+  return IN1_SPLAT != 0 ? vec4(v.x) : v;
 }
 vec4 op(vec4 a, vec4 b) {
   if (OP == OP_ADD) return a + b;

@@ -1,15 +1,16 @@
-// The bias and activation of fused nodes. HAS_BIAS reads in2 ([C] or a scalar: BIAS_SPLAT); ACT
-// (a #define, set_activation in C++) is ACT_LINEAR for none, relu, relu6 and leaky (its uniforms
+// The bias and activation of fused nodes. HAS_BIAS, a uniform, adds in2 ([C] or a scalar:
+// BIAS_SPLAT); without a bias in2 is a stand-in, never read, so that both are one program. ACT (a
+// #define, set_activation in C++) is ACT_LINEAR for none, relu, relu6 and leaky (its uniforms
 // ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU reading the alpha from in3 (ALPHA_SPLAT when a
 // scalar), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
 vec4 epilogue(vec4 acc, int s) {
-#if HAS_BIAS
+  if (HAS_BIAS != 0) {
 #if BIAS_SPLAT
-  acc += vec4(load_in2(0, 0, 0, 0).x);
+    acc += vec4(load_in2(0, 0, 0, 0).x);
 #else
-  acc += load_in2(0, 0, 0, s);
+    acc += load_in2(0, 0, 0, s);
 #endif
-#endif
+  }
 #if ACT == ACT_LINEAR
   return act_linear(acc, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
 #elif ACT == ACT_PRELU

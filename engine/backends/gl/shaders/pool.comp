@@ -1,5 +1,6 @@
 // MaxPool / AvgPool (NHWC). AVG divides by the number of window elements inside the input, as TF.
-// Specialised by #define: AVG and the window but its paddings; shapes and paddings are uniforms.
+// Specialised by #define: AVG, and a window of at most 3x3 but its paddings (unrolled); larger
+// windows, shapes and paddings are uniforms.
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
