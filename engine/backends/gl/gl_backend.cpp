@@ -1,10 +1,12 @@
 #include "backends/gl/gl_backend.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include "backends/gl/gl_op.h"
 #include "backends/gl/prepared_dispatch.h"
@@ -141,9 +143,13 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
   flags.define("gl.timer_queries", false, "time each gl kernel on the GPU (GL_TIME_ELAPSED)");
   flags.define("gl.compile_ahead", true,
                "meet every new gl program of a run before building them (the total is known)");
-  flags.define("gl.compile_threads", std::int64_t{0},
-               "worker threads that build new gl programs while the run goes on (llvmpipe; 0: "
-               "none, measured slower on a loaded 2-core machine)");
+  flags.define("gl.compile_threads", default_compile_threads(),
+               "worker threads that build new gl programs while the run goes on (llvmpipe; "
+               "default: one per core; 0: each built at its first dispatch)");
+}
+
+std::int64_t GlBackend::default_compile_threads() {
+  return std::max<std::int64_t>(1, std::thread::hardware_concurrency());
 }
 
 bool GlBackend::fp16_under(const runtime::Flags* flags) const {

@@ -197,6 +197,8 @@ class GlBackend : public runtime::Backend {
   bool compile_ahead_on() const;
   // The workers that build programs ahead (llvmpipe with its disk cache, flag
   // gl.compile_threads > 0), started or resized on demand; null without.
+  // One per core: the engine's thread only waits for them.
+  static std::int64_t default_compile_threads();
   ProgramWarmer* warmer();
   // "compiling N of M" to the engine's observers (M 0 when not known).
   void report_compiling();

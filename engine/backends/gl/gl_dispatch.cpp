@@ -6,9 +6,10 @@
 // built at its first dispatch. A run so reports "compiling N of M" with M the programs met so far:
 // all of them when the graph has no read-back before its outputs. Where the driver builds code at
 // the first dispatch and keeps it in a shader cache on disk (Mesa's llvmpipe), worker threads can
-// build the kept programs meanwhile (flag gl.compile_threads, program_warmer.h); off by default:
-// on the 2-core machine this was measured on, loaded by other work, they made first runs slower
-// (bench/results/gl-live-2026-11-26.md).
+// build the kept programs meanwhile (flag gl.compile_threads, program_warmer.h): one per core by
+// default, as the engine's thread only waits for them. Measured on a quiet 2-core machine, two
+// workers cut cold first results by 30-50% (bench/results/gl-cold-2026-11-27.md); on one loaded
+// by other work they made them slower (gl-live-2026-11-26.md), as any parallel build would.
 #include <bit>
 #include <cstdio>
 #include <stdexcept>
@@ -166,8 +167,9 @@ ProgramWarmer* GlBackend::warmer() {
   // llvmpipe only: it builds at the first dispatch and finds the build again in Mesa's disk
   // cache, which exists when program binary formats do (MESA_SHADER_CACHE_DISABLE leaves none).
   if (!lim.variant_per_pow2_sides || lim.num_binary_formats <= 0) return nullptr;
-  const std::int64_t threads =
-      flags_ && flags_->has("gl.compile_threads") ? flags_->get_int("gl.compile_threads") : 0;
+  const std::int64_t threads = flags_ && flags_->has("gl.compile_threads")
+                                   ? flags_->get_int("gl.compile_threads")
+                                   : default_compile_threads();
   if (threads <= 0) return nullptr;
   if (!warmer_ || warmer_threads_ != threads) {
     if (warmer_) {
@@ -340,7 +342,7 @@ void GlBackend::dispatch_one(const KernelCall& call) {
 void GlBackend::await_warm(CachedProgram& prog, bool report) {
   if (!prog.warm) return;
   const auto t0 = Clock::now();
-  if (!warmer_) {  // the workers were stopped (gl.compile_threads 0): built at its dispatch
+  if (!warmer_) {  // no workers (gl.compile_threads 0): built at its dispatch
     prog.warm.reset();
     return;
   }
