@@ -28,6 +28,17 @@ void set_window(KernelCall& call, const ops::Window& w) {
   call.set_int("PAD_L", w.pad_left);
 }
 
+void set_window_taps(KernelCall& call, const ops::Window& w) {
+  call.defines += def("KH", w.k_h) + def("KW", w.k_w);
+  for (const auto& [name, v] : {std::pair<const char*, std::int64_t>{"SH", w.stride_h},
+                                {"SW", w.stride_w},
+                                {"DH", w.dil_h},
+                                {"DW", w.dil_w},
+                                {"PAD_T", w.pad_top},
+                                {"PAD_L", w.pad_left}})
+    call.set_int(name, v);
+}
+
 void set_window_uniforms(KernelCall& call, const ops::Window& w) {
   for (const auto& [name, v] : {std::pair<const char*, std::int64_t>{"KH", w.k_h},
                                 {"KW", w.k_w},

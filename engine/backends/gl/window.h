@@ -37,5 +37,8 @@ std::string window_defines(const ops::Window& w);
 void set_window(KernelCall& call, const ops::Window& w);
 // All eight as uniforms.
 void set_window_uniforms(KernelCall& call, const ops::Window& w);
+// KH, KW as #defines (the unrolled taps) and the other six as uniforms: a stride or dilation only
+// scales an address, so windows of one size share a program.
+void set_window_taps(KernelCall& call, const ops::Window& w);
 
 }  // namespace tfjsi::gl

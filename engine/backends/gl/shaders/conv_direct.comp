@@ -8,8 +8,9 @@
 // Summation is gemm_tiled.comp's: per output, one product at a time in (kh, kw, ci) order, each
 // exact and rounded once into the fp32 sum (fma() where it rounds once, doubles where it does not).
 // Taps past the input's edge add nothing.
-// Specialised by #define: the window (KH, KW, strides, dilations: llvmpipe unrolls the tap loops),
-// the tile PW x PS (register arrays) and IN0_FEW_LANES. Shapes and paddings are uniforms.
+// Specialised by #define: the window size (KH, KW: llvmpipe unrolls the tap loops), the tile
+// PW x PS (register arrays) and IN0_FEW_LANES, whose stems also get their strides and dilations as
+// #defines. Shapes, paddings and the other windows' strides and dilations are uniforms.
 #define OWT ((OUT_W + PW - 1) / PW)
 
 
