@@ -1,9 +1,9 @@
 // The program caches: a second run compiles nothing; nodes that differ in shapes, texture sides,
-// activation of the piecewise-linear family or binary op share a program (and padded textures
-// round-trip exactly); binaries saved on disk load in a fresh backend (a fresh context) keyed by
-// model token and driver; corrupt files are detected and rebuilt; with Mesa's shader cache
-// disabled there are no binary formats and the source path still works. Also the benchmark's
-// stats (compile_ms, upload_ms, per-kernel GPU times).
+// activation of the piecewise-linear family, binary op, bias, splat, stride or large pool window
+// share a program (and padded textures round-trip exactly); binaries saved on disk load in a
+// fresh backend (a fresh context) keyed by model token and driver; corrupt files are detected and
+// rebuilt; with Mesa's shader cache disabled there are no binary formats and the source path
+// still works. Also the benchmark's stats (compile_ms, upload_ms, per-kernel GPU times).
 #include <QProcess>
 #include <QtTest>
 #include <algorithm>
@@ -186,6 +186,61 @@ class GlProgramCacheTest : public QObject {
     graph::Node leaky = test::make_node("LeakyRelu");
     leaky.attrs["alpha"] = 0.1f;
     one_program({test::make_node("Relu"), test::make_node("Relu6"), leaky}, {x}, "unary");
+  }
+
+  // What #19 moved from #defines to uniforms shares a program: a convolution with a bias and one
+  // without (which binds a stand-in for it), 1x1 convolutions with strides 1 and 2, an Add that
+  // splats a one-channel operand across the lanes and one that does not, and average pools over
+  // 5x5 and 8x8 windows. Each still matches cpu.
+  void uniform_values_share_programs() {
+    test::GlFixture f;
+    QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
+    using Case = std::pair<graph::Node, std::vector<HostTensor>>;
+    auto one_program = [&](const std::vector<Case>& cases, const std::string& what) {
+      f.run_gl(cases[0].first, cases[0].second);  // the first builds what the family needs
+      const auto before = f.gl->programs()->stats().compiled;
+      for (std::size_t i = 0; i < cases.size(); ++i) {
+        const auto& [n, in] = cases[i];
+        test::expect_close(f.run_gl(n, in), test::run_cpu(n, in), false,
+                           what + " #" + std::to_string(i));
+        if (QTest::currentTestFailed()) return;
+      }
+      QVERIFY2(f.gl->programs()->stats().compiled == before,
+               (what + ": " + std::to_string(f.gl->programs()->stats().compiled - before) +
+                " more programs")
+                   .c_str());
+    };
+    auto r = [](Shape s, std::uint32_t seed) { return test::random_tensor(std::move(s), seed); };
+    auto conv = [](bool bias, std::int64_t stride) {
+      graph::Node n = test::make_node(bias ? "_FusedConv2D" : "Conv2D", bias ? 3 : 2);
+      n.attrs["strides"] = std::vector<std::int64_t>{1, stride, stride, 1};
+      n.attrs["padding"] = std::string("SAME");
+      if (bias) {
+        n.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+        n.attrs["num_args"] = std::int64_t{1};
+      }
+      return n;
+    };
+    one_program({{conv(true, 1), {r({1, 7, 9, 8}, 1), r({3, 3, 8, 6}, 2), r({6}, 3)}},
+                 {conv(false, 1), {r({1, 7, 9, 8}, 4), r({3, 3, 8, 6}, 5)}}},
+                "3x3 convolution with and without a bias");
+    one_program({{conv(false, 1), {r({1, 8, 8, 12}, 6), r({1, 1, 12, 8}, 7)}},
+                 {conv(false, 2), {r({1, 8, 8, 12}, 8), r({1, 1, 12, 8}, 9)}},
+                 {conv(false, 2), {r({1, 9, 7, 12}, 10), r({1, 1, 12, 8}, 11)}}},
+                "1x1 convolution, strides 1 and 2");
+    one_program({{test::make_node("AddV2", 2), {r({1, 4, 5, 8}, 12), r({1, 4, 5, 8}, 13)}},
+                 {test::make_node("AddV2", 2), {r({1, 4, 5, 8}, 14), r({1, 4, 5, 1}, 15)}},
+                 {test::make_node("AddV2", 2), {r({1, 4, 5, 1}, 16), r({1, 4, 5, 8}, 17)}}},
+                "AddV2 with and without a splatted channel");
+    auto pool = [](std::int64_t k) {
+      graph::Node n = test::make_node("AvgPool");
+      n.attrs["ksize"] = std::vector<std::int64_t>{1, k, k, 1};
+      n.attrs["strides"] = std::vector<std::int64_t>{1, k, k, 1};
+      n.attrs["padding"] = std::string("VALID");
+      return n;
+    };
+    one_program({{pool(5), {r({1, 10, 10, 8}, 18)}}, {pool(8), {r({1, 8, 16, 8}, 19)}}},
+                "AvgPool 5x5 and 8x8");
   }
 
   // Textures whose sides the driver may see padded (llvmpipe: no side a power of two) upload and
