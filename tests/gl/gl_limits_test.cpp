@@ -143,6 +143,24 @@ class GlLimitsTest : public QObject {
     // Channels kept: a texel's four lanes share one loop (centernet's global means).
     check(reduce("Mean", {1, 128, 128, 8}, {1, 2}), true, "Mean 128x128");
     check(softmax({1, 1, 1, 100000}), false, "Softmax 100000");
+    // Following TF.js webgl (the default), Softmax runs its stages, whose loops turn once per value
+    // of the row and once per texel of it: past the bound for 30000 values, where softmax.comp's
+    // three walks over 7500 texels would not be.
+    check(softmax({1, 30000}), false, "Softmax 30000");
+    if (QTest::currentTestFailed()) return;
+    // The rule itself, as the plan sees a Softmax whose row shape inference knows: it ran on gl
+    // and was refused at run time before.
+    test::GlFixture f;
+    const graph::Graph g = softmax({1, 30000});
+    const graph::Node& node = g.nodes[1];
+    for (const auto& [n, on_gl] : {std::pair<std::int64_t, bool>{30000, false},
+                                   {26203, true},
+                                   {1000, true},
+                                   {50000, false}}) {
+      const graph::TensorInfo row{DType::Float32, PartialShape::of({1, n})};
+      const graph::TensorInfo* infos[] = {&row};
+      QVERIFY2(f.gl->supports_inputs(node, infos) == on_gl, std::to_string(n).c_str());
+    }
     check(softmax({2, 3, 10}), true, "Softmax 10");
   }
 

@@ -41,11 +41,27 @@ bool pool_supported(const graph::Node& n, InputInfos) {
   return k.size() != 4 || nested_iterations(k[1], k[2]) <= kMaxLoopIterations;
 }
 
-// The row softmax.comp walks three times, when shape inference knows it.
+// The loop turns of one webgl_stages.comp invocation reducing `n` values (each level of its
+// four turns once per input of its stage), whose rows are `row_texels` long; -1 past its four
+// levels.
+constexpr std::size_t kLevels = 4;  // webgl_stages.comp's nest; 2^31 values take four stages
+std::int64_t staged_loops(std::int64_t n, std::int64_t row_texels, bool softmax, bool by_texel) {
+  const auto stages = ops::webgl_reduce_stages(n);
+  if (stages.size() > kLevels) return -1;
+  std::int64_t turns = 0;
+  for (std::size_t i = 0; i < kLevels; ++i) turns += i < stages.size() ? stages[i].in_size : 1;
+  return softmax ? row_texels + turns + 4 : by_texel ? turns : 4 * turns;
+}
+
+// The rows softmax.comp walks three times and webgl_stages.comp's loops (TF.js's stages, when
+// following webgl: about 1.25 turns per value), when shape inference knows them. Both, as the
+// plan does not know which the run takes.
 bool softmax_supported(const graph::Node&, InputInfos inputs) {
   const PartialShape* s = known_shape(inputs, 0);
   if (!s || s->dims.empty() || s->dims.back() < 0) return true;
-  return 3 * ((s->dims.back() + 3) / 4) <= kMaxLoopIterations;
+  const std::int64_t n = s->dims.back(), row_texels = (n + 3) / 4;
+  const std::int64_t staged = n > 0 ? staged_loops(n, row_texels, true, false) : 0;
+  return 3 * row_texels <= kMaxLoopIterations && staged >= 0 && staged <= kMaxLoopIterations;
 }
 
 std::vector<runtime::TensorView> max_pool(OpContext& c) {
@@ -71,16 +87,11 @@ std::vector<runtime::TensorView> webgl_staged(OpContext& c, const std::set<int>&
     mask |= 1 << (off + a);
   }
   auto stages = ops::webgl_reduce_stages(n);
-  constexpr std::size_t kLevels = 4;  // the shader's nest; 2^31 values take four stages
-  if (stages.size() > kLevels)
-    c.fail("a reduction of " + std::to_string(n) + " values takes more than four stages");
-  // The loops' turns in one invocation: each level turns once per input of its stage.
-  std::int64_t turns = 0;
-  for (std::size_t i = 0; i < kLevels; ++i) turns += i < stages.size() ? stages[i].in_size : 1;
   const bool by_texel = !softmax && (mask & 8) == 0;
-  const std::int64_t row_texels = (x.back() + 3) / 4;
+  const std::int64_t loops = staged_loops(n, (x.back() + 3) / 4, softmax, by_texel);
+  if (loops < 0)
+    c.fail("a reduction of " + std::to_string(n) + " values takes more than four stages");
   // Checked for the stages at either precision, so that a node runs on gl at both or at none.
-  const std::int64_t loops = softmax ? row_texels + turns + 4 : by_texel ? turns : 4 * turns;
   require_loops_fit(c, loops, "a reduction over " + std::to_string(n) + " values");
   // Mean in TF.js's stages multiplies each value by 1/N first; in one stage it divides the sum.
   float scale = 1.0f, divisor = 1.0f;
