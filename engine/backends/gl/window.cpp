@@ -16,6 +16,17 @@ std::string loop_defines(const ops::Window& w) {
          def("DH", w.dil_h) + def("DW", w.dil_w);
 }
 
+// Strides, dilations and paddings: where the taps land.
+void set_placement_uniforms(KernelCall& call, const ops::Window& w) {
+  for (const auto& [name, v] : {std::pair<const char*, std::int64_t>{"SH", w.stride_h},
+                                {"SW", w.stride_w},
+                                {"DH", w.dil_h},
+                                {"DW", w.dil_w},
+                                {"PAD_T", w.pad_top},
+                                {"PAD_L", w.pad_left}})
+    call.set_int(name, v);
+}
+
 }  // namespace
 
 std::string window_defines(const ops::Window& w) {
@@ -30,25 +41,13 @@ void set_window(KernelCall& call, const ops::Window& w) {
 
 void set_window_taps(KernelCall& call, const ops::Window& w) {
   call.defines += def("KH", w.k_h) + def("KW", w.k_w);
-  for (const auto& [name, v] : {std::pair<const char*, std::int64_t>{"SH", w.stride_h},
-                                {"SW", w.stride_w},
-                                {"DH", w.dil_h},
-                                {"DW", w.dil_w},
-                                {"PAD_T", w.pad_top},
-                                {"PAD_L", w.pad_left}})
-    call.set_int(name, v);
+  set_placement_uniforms(call, w);
 }
 
 void set_window_uniforms(KernelCall& call, const ops::Window& w) {
-  for (const auto& [name, v] : {std::pair<const char*, std::int64_t>{"KH", w.k_h},
-                                {"KW", w.k_w},
-                                {"SH", w.stride_h},
-                                {"SW", w.stride_w},
-                                {"DH", w.dil_h},
-                                {"DW", w.dil_w},
-                                {"PAD_T", w.pad_top},
-                                {"PAD_L", w.pad_left}})
-    call.set_int(name, v);
+  call.set_int("KH", w.k_h);
+  call.set_int("KW", w.k_w);
+  set_placement_uniforms(call, w);
 }
 
 }  // namespace tfjsi::gl
