@@ -190,8 +190,9 @@ class GlProgramCacheTest : public QObject {
 
   // What #19 moved from #defines to uniforms shares a program: a convolution with a bias and one
   // without (which binds a stand-in for it), 1x1 convolutions with strides 1 and 2, an Add that
-  // splats a one-channel operand across the lanes and one that does not, and average pools over
-  // 5x5 and 8x8 windows. Each still matches cpu.
+  // splats a one-channel operand across the lanes and one that does not, average pools over 5x5
+  // and 8x8 windows, and Reshape, Slice, ConcatV2, PadV2 and StridedSlice on other shapes,
+  // offsets, paddings and strides. Each still matches cpu.
   void uniform_values_share_programs() {
     test::GlFixture f;
     QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
@@ -241,6 +242,37 @@ class GlProgramCacheTest : public QObject {
     };
     one_program({{pool(5), {r({1, 10, 10, 8}, 18)}}, {pool(8), {r({1, 8, 16, 8}, 19)}}},
                 "AvgPool 5x5 and 8x8");
+    // The shape ops' generated sources name their sizes and offsets as uniforms.
+    auto ints = [](std::vector<std::int32_t> v, Shape s = {}) {
+      return test::int_tensor(std::move(v), std::move(s));
+    };
+    one_program({{test::make_node("Reshape", 2), {r({1, 6, 5, 3}, 20), ints({1, 10, 9})}},
+                 {test::make_node("Reshape", 2), {r({2, 7, 3, 5}, 21), ints({1, 14, 15})}}},
+                "Reshape to other channel counts");
+    one_program({{test::make_node("Slice", 3),
+                  {r({1, 6, 7, 8}, 22), ints({0, 1, 2, 3}), ints({1, 4, 3, 5})}},
+                 {test::make_node("Slice", 3),
+                  {r({1, 9, 9, 12}, 23), ints({0, 4, 0, 1}), ints({1, 2, 6, 2})}}},
+                "Slice at other offsets");
+    graph::Node concat = test::make_node("ConcatV2", 3);
+    one_program({{concat, {r({1, 4, 4, 3}, 24), r({1, 4, 4, 5}, 25), ints({3})}},
+                 {concat, {r({2, 3, 5, 6}, 26), r({2, 3, 5, 2}, 27), ints({-1})}}},
+                "ConcatV2 of two on the channels");
+    graph::Node pad2 = test::make_node("PadV2", 3);
+    auto value = [](float v) {
+      HostTensor t = HostTensor::zeros(DType::Float32, {});
+      t.mutable_values<float>()[0] = v;
+      return t;
+    };
+    one_program(
+        {{pad2, {r({1, 5, 5, 3}, 28), ints({0, 0, 1, 2, 2, 1, 0, 1}, {4, 2}), value(0.5f)}},
+         {pad2, {r({1, 4, 6, 3}, 29), ints({0, 0, 3, 0, 0, 2, 1, 0}, {4, 2}), value(-2.f)}}},
+        "PadV2 with other paddings and values");
+    graph::Node ss = test::make_node("StridedSlice", 4);
+    one_program(
+        {{ss, {r({1, 8, 8, 6}, 30), ints({0, 1, 0, 0}), ints({1, 7, 8, 5}), ints({1, 2, 3, 1})}},
+         {ss, {r({1, 9, 5, 7}, 31), ints({0, 0, 4, 1}), ints({1, 9, 0, 7}), ints({1, 3, -1, 2})}}},
+        "StridedSlice with other begins and strides");
   }
 
   // Textures whose sides the driver may see padded (llvmpipe: no side a power of two) upload and

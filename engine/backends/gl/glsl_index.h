@@ -13,12 +13,15 @@ inline std::string glsl_out_flat() {
   return "  int f = ((o.x * OUT_H + o.y) * OUT_W + o.z) * OUT_C + o.w;\n";
 }
 
-// Splits f over the dims d[0]..d[3] into `int i0`..`i3` (f is consumed).
+// Splits f over the dims d[0]..d[3] (GLSL expressions: numbers or uniforms' names) into
+// `int i0`..`i3` (f is consumed; d[0] is not needed).
+inline std::string glsl_split_flat(const std::array<std::string, 4>& d) {
+  return "  int i3 = f % " + d[3] + "; f /= " + d[3] + ";\n  int i2 = f % " + d[2] +
+         "; f /= " + d[2] + ";\n  int i1 = f % " + d[1] + "; int i0 = f / " + d[1] + ";\n";
+}
 inline std::string glsl_split_flat(const std::array<std::int64_t, 4>& d) {
-  return "  int i3 = f % " + std::to_string(d[3]) + "; f /= " + std::to_string(d[3]) +
-         ";\n  int i2 = f % " + std::to_string(d[2]) + "; f /= " + std::to_string(d[2]) +
-         ";\n  int i1 = f % " + std::to_string(d[1]) + "; int i0 = f / " + std::to_string(d[1]) +
-         ";\n";
+  return glsl_split_flat(
+      {std::to_string(d[0]), std::to_string(d[1]), std::to_string(d[2]), std::to_string(d[3])});
 }
 
 }  // namespace tfjsi::gl

@@ -2,7 +2,10 @@
 // Unpack, Split, SplitV, Slice, Transpose, Tile, Pad, PadV2, StridedSlice (without ellipsis and new
 // axes). A view whose padded layout is unchanged shares its texture; otherwise each output lane
 // finds its source lane (gather_lanes.comp), or, where the op leaves the channel axis as it is,
-// each output texel its source texel: one load per texel instead of four.
+// each output texel its source texel: one load per texel instead of four. The generated source
+// says how indices move; the sizes, offsets and pad values it moves them by are uniforms, so
+// that nodes of one op and rank share a program whatever their shapes (a cold start builds each
+// program once, 50-100 ms apiece on llvmpipe).
 #include <algorithm>
 
 #include "backends/gl/gl_op.h"
@@ -14,12 +17,14 @@ namespace {
 
 // `source_lane` defines `float source_lane(ivec4 o)`, the value of output lane o (padded NHWC).
 // `source_texel`, when given, defines `vec4 source_texel(ivec4 o)`, the value of output texel o
-// (n, h, w, slice); gather_lanes.comp then uses it instead.
+// (n, h, w, slice); gather_lanes.comp then uses it instead. `uniforms` are the values they name.
 std::vector<runtime::TensorView> gather(OpContext& c, std::vector<const GlTensorData*> inputs,
                                         const Shape& out_shape, std::string source_lane,
-                                        std::string source_texel = {}) {
+                                        std::string source_texel = {},
+                                        std::vector<UniformValue> uniforms = {}) {
   auto out = c.output(out_shape);
   KernelCall call;
+  call.uniforms = std::move(uniforms);
   call.shader = "gather_lanes.comp";
   if (source_texel.empty()) {
     call.extra = std::move(source_lane);
@@ -73,15 +78,16 @@ std::vector<runtime::TensorView> view(OpContext& c, const Shape& out_shape) {
   const auto lo = layout_of(out_shape);
   if (!lo) c.unsupported("output rank " + std::to_string(out_shape.size()) + " is over 4");
   if (*lo == in.layout()) return {runtime::TensorView{c.input_data(0), DType::Float32, out_shape}};
-  const auto il = in.layout();
+  // The input's dims are its layout's uniforms.
   std::string g = "float source_lane(ivec4 o) {\n" + glsl_out_flat() +
-                  glsl_split_flat({il.n, il.h, il.w, il.c}) +
+                  glsl_split_flat({"IN0_N", "IN0_H", "IN0_W", "IN0_C"}) +
                   "  return lane_in0(i0, i1, i2, i3);\n}\n";
-  if (il.c != lo->c) return gather(c, {&in}, out_shape, g);
+  if (in.layout().c != lo->c) return gather(c, {&in}, out_shape, g);
   // Same channels ([1,48,48,17] -> [1,2304,17]): output pixel p is input pixel p.
   const std::string t =
       "vec4 source_texel(ivec4 o) {\n  int f = (o.x * OUT_H + o.y) * OUT_W + o.z;\n" +
-      glsl_split_flat({1, il.n, il.h, il.w}) + "  return load_in0(i1, i2, i3, o.w);\n}\n";
+      glsl_split_flat({"1", "IN0_N", "IN0_H", "IN0_W"}) +
+      "  return load_in0(i1, i2, i3, o.w);\n}\n";
   return gather(c, {&in}, out_shape, g, t);
 }
 
@@ -152,19 +158,21 @@ std::vector<runtime::TensorView> slice_along(OpContext& c, std::size_t in, std::
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(axis));
   else
     out[axis] = size;
+  // The offset is the uniform SLICE_BEGIN: every output of a split is one program.
   std::vector<std::string> src;
   std::size_t od = 0;
   for (std::size_t d = 0; d < x.size(); ++d) {
     if (d == axis && drop) {
-      src.push_back(std::to_string(begin));
+      src.push_back("SLICE_BEGIN");
       continue;
     }
     std::string e = out_dim(out.size(), od++);
-    if (d == axis && begin) e = "(" + e + " + " + std::to_string(begin) + ")";
+    if (d == axis && !(begin == 0 && size == x[d])) e = "(" + e + " + SLICE_BEGIN)";
     src.push_back(e);
   }
   return gather(c, {&c.tex(in)}, out, lane_source(lane_of(0, src)),
-                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "");
+                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "",
+                {{"SLICE_BEGIN", false, begin}});
 }
 
 std::vector<runtime::TensorView> split_sizes(OpContext& c, std::size_t in, std::int64_t axis,
@@ -240,17 +248,25 @@ std::vector<runtime::TensorView> slice(OpContext& c) {
     c.fail("begin and size must have one value per dim of " + shape_to_string(x));
   Shape out;
   std::vector<std::string> src;
+  std::vector<UniformValue> begins;
   for (std::size_t d = 0; d < x.size(); ++d) {
     const std::int64_t b = begin[d], sz = size[d] == -1 ? x[d] - b : size[d];
     if (b < 0 || sz < 0 || b + sz > x[d])
       c.fail("slice " + std::to_string(b) + "+" + std::to_string(sz) + " is outside dim " +
              std::to_string(d) + " of " + shape_to_string(x));
     out.push_back(sz);
-    src.push_back(b ? "(" + out_dim(x.size(), d) + " + " + std::to_string(b) + ")"
-                    : out_dim(x.size(), d));
+    // Offsets are uniforms; a dim taken whole has none (the channels' then move as texels).
+    if (b == 0 && sz == x[d]) {
+      src.push_back(out_dim(x.size(), d));
+      continue;
+    }
+    const std::string name = "SLICE_BEGIN" + std::to_string(d);
+    src.push_back("(" + out_dim(x.size(), d) + " + " + name + ")");
+    begins.push_back({name, false, b});
   }
   return gather(c, {&c.tex(0)}, out, lane_source(lane_of(0, src)),
-                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "");
+                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "",
+                std::move(begins));
 }
 
 std::vector<runtime::TensorView> transpose(OpContext& c) {
@@ -280,16 +296,22 @@ std::vector<runtime::TensorView> tile(OpContext& c) {
   if (m.size() != x.size()) c.fail("multiples must have one entry per dim");
   Shape out;
   std::vector<std::string> src;
+  std::vector<UniformValue> sizes;  // the input's dims that repeat, as uniforms
   for (std::size_t d = 0; d < x.size(); ++d) {
     if (m[d] < 0) c.fail("negative multiple");
     out.push_back(x[d] * m[d]);
-    src.push_back(m[d] == 1 ? out_dim(x.size(), d)
-                            : "(" + out_dim(x.size(), d) + " % " +
-                                  std::to_string(std::max<std::int64_t>(1, x[d])) + ")");
+    if (m[d] == 1) {
+      src.push_back(out_dim(x.size(), d));
+      continue;
+    }
+    const std::string name = "TILE_DIM" + std::to_string(d);
+    src.push_back("(" + out_dim(x.size(), d) + " % " + name + ")");
+    sizes.push_back({name, false, std::max<std::int64_t>(1, x[d])});
   }
   if (x.empty()) return gather(c, {&c.tex(0)}, out, lane_source(lane_of(0, src)));
   return gather(c, {&c.tex(0)}, out, lane_source(lane_of(0, src)),
-                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "");
+                keeps_channels(src, x.back(), out.back()) ? texel_source(texel_of(0, src)) : "",
+                std::move(sizes));
 }
 
 // Stacks same-shaped inputs along a new axis.
@@ -379,6 +401,7 @@ std::vector<runtime::TensorView> concat_values(OpContext& c, std::size_t v0) {
   Shape out_shape = first;
   out_shape[static_cast<std::size_t>(axis)] = 0;
   std::vector<const GlTensorData*> in;
+  std::vector<UniformValue> bounds;  // where each input starts and ends along the axis
   const std::string a = "  int a = o[" + std::to_string(a4) + "];\n";
   std::string g = "float source_lane(ivec4 o) {\n" + a;
   std::string t = "vec4 source_texel(ivec4 o) {\n" + a;
@@ -396,8 +419,10 @@ std::vector<runtime::TensorView> concat_values(OpContext& c, std::size_t v0) {
     out_shape[static_cast<std::size_t>(axis)] = end;
     if (s[static_cast<std::size_t>(axis)] == 0) continue;  // contributes nothing
     const std::string k = std::to_string(in.size());
-    const std::string shift = "  if (a < " + std::to_string(end) + ") { o[" + std::to_string(a4) +
-                              "] = a - " + std::to_string(begin) + "; return ";
+    bounds.push_back({"CONCAT_END" + k, false, end});
+    bounds.push_back({"CONCAT_BEGIN" + k, false, begin});
+    const std::string shift = "  if (a < CONCAT_END" + k + ") { o[" + std::to_string(a4) +
+                              "] = a - CONCAT_BEGIN" + k + "; return ";
     g += shift + "lane_in" + k + "(o.x, o.y, o.z, o.w); }\n";
     t += shift + "load_in" + k + "(o.x, o.y, o.z, o.w); }\n";
     in.push_back(&c.tex(v0 + i));
@@ -406,7 +431,7 @@ std::vector<runtime::TensorView> concat_values(OpContext& c, std::size_t v0) {
   t += "  return vec4(0.0);\n}\n";
   if (in.empty()) in.push_back(&c.tex(v0));  // an empty output still binds something
   // Along any axis but the channels, every output texel comes from one input texel.
-  return gather(c, std::move(in), out_shape, g, a4 != 3 ? t : "");
+  return gather(c, std::move(in), out_shape, g, a4 != 3 ? t : "", std::move(bounds));
 }
 
 std::vector<runtime::TensorView> concat(OpContext& c) {
@@ -434,22 +459,26 @@ std::vector<runtime::TensorView> pad(OpContext& c) {
     before[off + i] = p[2 * i];
     out_shape[i] = x[i] + p[2 * i] + p[2 * i + 1];
   }
-  std::string g = def("PAD_VALUE", value) + "float source_lane(ivec4 o) {\n  ivec4 i = o - ivec4(" +
-                  std::to_string(before[0]) + ", " + std::to_string(before[1]) + ", " +
-                  std::to_string(before[2]) + ", " + std::to_string(before[3]) + ");\n" +
-                  "  if (any(lessThan(i, ivec4(0))) || any(greaterThanEqual(i, ivec4(IN0_N, IN0_H, "
-                  "IN0_W, IN0_C)))) return PAD_VALUE;\n  return lane_in0(i.x, i.y, i.z, i.w);\n}\n";
+  // The paddings before each dim and the value are uniforms.
+  std::vector<UniformValue> u;
+  for (std::size_t d = 0; d < 4; ++d)
+    u.push_back({"PAD_BEFORE" + std::to_string(d), false, before[d]});
+  u.push_back({"PAD_VALUE", true, 0, value});
+  const std::string g =
+      "float source_lane(ivec4 o) {\n"
+      "  ivec4 i = o - ivec4(PAD_BEFORE0, PAD_BEFORE1, PAD_BEFORE2, PAD_BEFORE3);\n"
+      "  if (any(lessThan(i, ivec4(0))) || any(greaterThanEqual(i, ivec4(IN0_N, IN0_H, IN0_W, "
+      "IN0_C)))) return PAD_VALUE;\n  return lane_in0(i.x, i.y, i.z, i.w);\n}\n";
   if (x.empty() || p[2 * x.size() - 2] || p[2 * x.size() - 1])
-    return gather(c, {&c.tex(0)}, out_shape, g);
+    return gather(c, {&c.tex(0)}, out_shape, g, "", std::move(u));
   // Channels not padded: whole texels move (lanes past C are 0 in the source, and the store
   // masks them anyway).
   const std::string t =
-      def("PAD_VALUE", value) + "vec4 source_texel(ivec4 o) {\n  ivec3 i = o.xyz - ivec3(" +
-      std::to_string(before[0]) + ", " + std::to_string(before[1]) + ", " +
-      std::to_string(before[2]) + ");\n" +
+      "vec4 source_texel(ivec4 o) {\n"
+      "  ivec3 i = o.xyz - ivec3(PAD_BEFORE0, PAD_BEFORE1, PAD_BEFORE2);\n"
       "  if (any(lessThan(i, ivec3(0))) || any(greaterThanEqual(i, ivec3(IN0_N, IN0_H, "
       "IN0_W)))) return vec4(PAD_VALUE);\n  return load_in0(i.x, i.y, i.z, o.w);\n}\n";
-  return gather(c, {&c.tex(0)}, out_shape, g, t);
+  return gather(c, {&c.tex(0)}, out_shape, g, t, std::move(u));
 }
 
 std::vector<runtime::TensorView> strided_slice(OpContext& c) {
@@ -494,14 +523,23 @@ std::vector<runtime::TensorView> strided_slice(OpContext& c) {
   }
   for (auto v : full)
     if (v == 0) full = {1, 1, 1, 1};  // empty output: no lane runs
-  auto idx = [&](int i) {
-    return std::to_string(b4[static_cast<std::size_t>(i)]) + " + i" + std::to_string(i) + " * " +
-           std::to_string(s4[static_cast<std::size_t>(i)]);
+  // The output's dims (before shrinking), begins and strides are uniforms.
+  std::vector<UniformValue> u;
+  for (std::size_t d = 0; d < 4; ++d) {
+    const std::string k = std::to_string(d);
+    if (d > 0) u.push_back({"SS_SIZE" + k, false, full[d]});
+    u.push_back({"SS_BEGIN" + k, false, b4[d]});
+    u.push_back({"SS_STRIDE" + k, false, s4[d]});
+  }
+  auto idx = [](int i) {
+    const std::string k = std::to_string(i);
+    return "SS_BEGIN" + k + " + i" + k + " * SS_STRIDE" + k;
   };
-  std::string g = "float source_lane(ivec4 o) {\n" + glsl_out_flat() + glsl_split_flat(full) +
-                  "  return lane_in0(" + idx(0) + ", " + idx(1) + ", " + idx(2) + ", " + idx(3) +
-                  ");\n}\n";
-  return gather(c, {&c.tex(0)}, out_shape, g);
+  const std::string g = "float source_lane(ivec4 o) {\n" + glsl_out_flat() +
+                        glsl_split_flat({"1", "SS_SIZE1", "SS_SIZE2", "SS_SIZE3"}) +
+                        "  return lane_in0(" + idx(0) + ", " + idx(1) + ", " + idx(2) + ", " +
+                        idx(3) + ");\n}\n";
+  return gather(c, {&c.tex(0)}, out_shape, g, "", std::move(u));
 }
 
 bool strided_slice_supported(const graph::Node& n, InputInfos) {
