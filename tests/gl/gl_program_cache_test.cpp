@@ -57,6 +57,27 @@ std::vector<fs::path> cache_files(const fs::path& dir) {
   return v;
 }
 
+// A node and its inputs.
+using NodeRun = std::pair<graph::Node, std::vector<HostTensor>>;
+
+// Runs the first of `runs` to build what its family needs; then each must match cpu and build
+// nothing more.
+void expect_one_program(test::GlFixture& f, const std::vector<NodeRun>& runs,
+                        const std::string& what) {
+  f.run_gl(runs[0].first, runs[0].second);
+  const auto before = f.gl->programs()->stats().compiled;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& [n, in] = runs[i];
+    test::expect_close(f.run_gl(n, in), test::run_cpu(n, in), false,
+                       what + " " + n.op + " #" + std::to_string(i));
+    if (QTest::currentTestFailed()) return;
+  }
+  QVERIFY2(
+      f.gl->programs()->stats().compiled == before,
+      (what + ": " + std::to_string(f.gl->programs()->stats().compiled - before) + " more programs")
+          .c_str());
+}
+
 }  // namespace
 
 class GlProgramCacheTest : public QObject {
@@ -153,18 +174,12 @@ class GlProgramCacheTest : public QObject {
   void activations_and_ops_share_programs() {
     test::GlFixture f;
     QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
+    // Every node on the same inputs.
     auto one_program = [&](const std::vector<graph::Node>& nodes, const std::vector<HostTensor>& in,
                            const std::string& what) {
-      f.run_gl(nodes[0], in);  // the first builds what the family needs
-      const auto before = f.gl->programs()->stats().compiled;
-      for (const graph::Node& n : nodes) {
-        test::expect_close(f.run_gl(n, in), test::run_cpu(n, in), false, what + " " + n.op);
-        if (QTest::currentTestFailed()) return;
-      }
-      QVERIFY2(f.gl->programs()->stats().compiled == before,
-               (what + ": " + std::to_string(f.gl->programs()->stats().compiled - before) +
-                " more programs")
-                   .c_str());
+      std::vector<NodeRun> runs;
+      for (const graph::Node& n : nodes) runs.emplace_back(n, in);
+      expect_one_program(f, runs, what);
     };
     const HostTensor x = test::random_tensor({1, 7, 9, 8}, 1, -8.f, 8.f);
     std::vector<graph::Node> convs;
@@ -196,20 +211,8 @@ class GlProgramCacheTest : public QObject {
   void uniform_values_share_programs() {
     test::GlFixture f;
     QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
-    using Case = std::pair<graph::Node, std::vector<HostTensor>>;
-    auto one_program = [&](const std::vector<Case>& cases, const std::string& what) {
-      f.run_gl(cases[0].first, cases[0].second);  // the first builds what the family needs
-      const auto before = f.gl->programs()->stats().compiled;
-      for (std::size_t i = 0; i < cases.size(); ++i) {
-        const auto& [n, in] = cases[i];
-        test::expect_close(f.run_gl(n, in), test::run_cpu(n, in), false,
-                           what + " #" + std::to_string(i));
-        if (QTest::currentTestFailed()) return;
-      }
-      QVERIFY2(f.gl->programs()->stats().compiled == before,
-               (what + ": " + std::to_string(f.gl->programs()->stats().compiled - before) +
-                " more programs")
-                   .c_str());
+    auto one_program = [&](const std::vector<NodeRun>& runs, const std::string& what) {
+      expect_one_program(f, runs, what);
     };
     auto r = [](Shape s, std::uint32_t seed) { return test::random_tensor(std::move(s), seed); };
     auto conv = [](bool bias, std::int64_t stride) {

@@ -195,10 +195,10 @@ class GlBackend : public runtime::Backend {
   // Whether a new program's dispatch is kept, so that the run meets all its new programs before
   // building them (flag gl.compile_ahead; never under a timer query).
   bool compile_ahead_on() const;
+  // gl.compile_threads' default, one worker per core: the engine's thread only waits for them.
+  static std::int64_t default_compile_threads();
   // The workers that build programs ahead (llvmpipe with its disk cache, flag
   // gl.compile_threads > 0), started or resized on demand; null without.
-  // One per core: the engine's thread only waits for them.
-  static std::int64_t default_compile_threads();
   ProgramWarmer* warmer();
   // "compiling N of M" to the engine's observers (M 0 when not known).
   void report_compiling();

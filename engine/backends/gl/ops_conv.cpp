@@ -57,9 +57,9 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
     call.inputs.push_back(&c.per_channel_tex(ops::FusedEpilogue::kBiasInput, channels, "bias"));
     bias_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   } else {
-    // No bias: the first input stands in for it, unread (HAS_BIAS is a uniform), so that a
-    // kernel with and one without a bias are one program: one build less on a cold start
-    // (llvmpipe: 0.2-0.4 s for a convolution's).
+    // No bias: the first input stands in for it, its value never used (HAS_BIAS is a uniform;
+    // llvmpipe may still load it under a mask), so that a kernel with and one without a bias are
+    // one program: one build less on a cold start (llvmpipe: 0.2-0.4 s for a convolution's).
     call.inputs.push_back(call.inputs.front());
   }
   if (e.prelu()) {
@@ -186,16 +186,17 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
     call.shader = "conv_direct.comp";
     // in1 is the packed filter, so the epilogue's bias and alpha stay in2 and in3.
     call.inputs = {&c.tex(0), weights};
-    // The stems (fewer than four input channels) unroll their whole windows into straight code
-    // (the shader says why); other windows keep their taps unrolled and take strides and
-    // dilations as uniforms (measured: the tap loops as uniforms cost 5-15% of warm runs).
-    if (x[3] < 4)
+    // The stems (fewer than four input channels) skip the empty lanes and unroll their whole
+    // windows into straight code (the shader says why): code paths. Other windows keep their taps
+    // unrolled and take strides and dilations as uniforms (measured: the tap loops as uniforms
+    // cost 5-15% of warm runs).
+    const bool stem = x[3] < 4;
+    if (stem)
       set_window(call, w);
     else
       set_window_taps(call, w);
-    // Fewer than four input channels skip the empty lanes: a code path.
     call.defines += def("PW", kConvPixels) + def("PS", slices) +
-                    def("IN0_FEW_LANES", x[3] < 4 ? x[3] : std::int64_t{0});
+                    def("IN0_FEW_LANES", stem ? x[3] : std::int64_t{0});
     add_epilogue(c, call, f[3], fused);
     auto out = c.output(out_shape);
     call.output = out.get();

@@ -1,8 +1,8 @@
 // The bias and activation of fused nodes. HAS_BIAS, a uniform, adds in2 ([C] or a scalar:
-// BIAS_SPLAT); without a bias in2 is a stand-in, never read, so that both are one program. ACT (a
-// #define, set_activation in C++) is ACT_LINEAR for none, relu, relu6 and leaky (its uniforms
-// ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU reading the alpha from in3 (ALPHA_SPLAT when a
-// scalar), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
+// BIAS_SPLAT); without a bias in2 is a stand-in whose value is never used, so that both are one
+// program. ACT (a #define, set_activation in C++) is ACT_LINEAR for none, relu, relu6 and leaky
+// (its uniforms ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU reading the alpha from in3
+// (ALPHA_SPLAT when a scalar), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
 vec4 epilogue(vec4 acc, int s) {
   if (HAS_BIAS != 0) {
 #if BIAS_SPLAT
