@@ -642,7 +642,10 @@ void MainWindow::build_panels() {
   });
   connect(this, &MainWindow::runFinished, profile_dock_, &ProfileDock::show_result);
   auto select = [this](const QString& name) {
-    const int n = graph_view_->find_node(name);
+    int n = graph_view_->find_node(name);
+    // A node the run moved a Transpose past (graph::sink_transposes) ran as "<name>/sunk".
+    if (n < 0 && name.endsWith(QStringLiteral("/sunk")))
+      n = graph_view_->find_node(name.chopped(5));
     if (n >= 0) graph_view_->select_node(n, true);
   };
   connect(profile_dock_, &ProfileDock::nodeActivated, graph_view_, select);

@@ -121,7 +121,7 @@ int bench_command(std::span<const std::string> argv) {
   }
   if (xnn) {
     // Partitions run as XNNPACK subgraph runtimes (flag xnnpack.subgraph); the rest node by node.
-    nlohmann::json p = partition_report(*m.graph, executor.plan());
+    nlohmann::json p = partition_report(*executor.plan().graph, executor.plan());
     const runtime::BackendStats& s = after_timed;
     p["enabled"] = engine->flags().get_bool("xnnpack.subgraph") && engine->flags().get_bool("fuse");
     p["runtimes_created"] = s.runtimes_created;
@@ -143,6 +143,15 @@ int bench_command(std::span<const std::string> argv) {
     // times each partition as a whole, on its first node; the others report as fused into it.
     p["profile_timing"] = "per_partition";
     j["xnnpack"] = p;
+  }
+  if (const auto& sink = executor.sink_report(); sink && sink->transposes_before > 0) {
+    // graph::sink_transposes: Transposes the runs execute before and after moving them.
+    j["transposes"] = {{"before", sink->transposes_before},
+                       {"after", sink->transposes_after},
+                       {"elements_before", sink->elements_before},
+                       {"elements_after", sink->elements_after},
+                       {"used", sink->transposes_after < sink->transposes_before ||
+                                    sink->elements_after < sink->elements_before}};
   }
   if (args.flag("profile")) {
     nlohmann::json ops = nlohmann::json::array();
@@ -210,6 +219,14 @@ int bench_command(std::span<const std::string> argv) {
               << " single-threaded; nodes: " << p["node_trials"].get<std::int64_t>()
               << " timed both ways, " << p["pooled_node_runs"].get<std::int64_t>()
               << " runs on the pool\n";
+  }
+  if (j.contains("transposes")) {
+    const auto& t = j["transposes"];
+    std::cout << "  transposes: " << t["before"].get<int>() << " in the graph, "
+              << (t["used"].get<bool>() ? std::to_string(t["after"].get<int>()) +
+                                              " once moved past elementwise ops, pads and concats"
+                                        : std::string("none cancel when moved"))
+              << '\n';
   }
   if (j.contains("profile")) {
     std::cout << "  per op (ms and FLOPs per run):\n";

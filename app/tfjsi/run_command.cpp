@@ -89,7 +89,7 @@ int run_command(std::span<const std::string> argv) {
     s["name"] = m.graph->outputs[k].name;
     j["outputs"].push_back(s);
   }
-  j["placement"] = placement(*m.graph, executor.plan());
+  j["placement"] = placement(*executor.plan().graph, executor.plan());
   // An output that is not finite gets its origin: one more run, watching every node.
   bool nan = false, inf = false;
   for (const HostTensor& t : outputs) {

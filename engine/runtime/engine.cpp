@@ -47,6 +47,10 @@ Engine::Engine() {
                 "skip the NaN scans of inputs and weights (names, dtypes and shapes are still "
                 "checked)");
   flags_.define("debug", false, "log every kernel (op, node, shapes, time, bytes) to stderr");
+  flags_.define("sink_transposes", true,
+                "move Transposes past elementwise ops, pads and concats so that pairs undoing each "
+                "other cancel (models converted from NCHW frameworks); off, or with an observer "
+                "that reads every node's output, the graph runs as the model has it");
   flags_.define("fuse", true,
                 "let a backend run a bias add or an activation inside the kernel before it (one "
                 "kernel for Conv2D + AddV2 + Relu6); off, or with an observer that reads every "

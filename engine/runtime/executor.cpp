@@ -1,5 +1,6 @@
 #include "runtime/executor.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +15,8 @@ Executor::Executor(Engine& engine, const graph::Graph& graph)
       resources_(std::make_unique<Resources>()),
       runner_(std::make_unique<GraphRunner>(engine, graph, graph.functions,
                                             std::vector<std::string>{}, *resources_)) {
+  // Its weights (the moved pads' and concats' constants) are made now, with the model's.
+  if (engine_.flags().get_bool("sink_transposes")) prepare_sunk();
   if (!graph.initializer.empty()) {
     initializer_ = std::make_unique<graph::Graph>();
     initializer_->nodes = graph.initializer;
@@ -93,11 +96,54 @@ std::vector<graph::TensorRef> Executor::resolve_outputs(std::span<const std::str
 }
 
 const RunStats& Executor::last_run_stats() const {
-  return runner_->last_stats;
+  return (last_runner_ ? last_runner_ : runner_.get())->last_stats;
+}
+
+GraphRunner& Executor::runner() {
+  const auto& obs = engine_.observers();
+  const bool every_output =
+      std::any_of(obs.begin(), obs.end(), [](Observer* o) { return o->needs_every_output(); });
+  if (every_output || !engine_.flags().get_bool("sink_transposes")) return *runner_;
+  prepare_sunk();
+  return sunk_runner_ ? *sunk_runner_ : *runner_;
+}
+
+void Executor::prepare_sunk() {
+  if (!sink_tried_) {
+    sink_tried_ = true;
+    graph::SinkReport report;
+    try {
+      sunk_graph_ = graph::sink_transposes(graph_, &report);
+      sink_report_ = report;
+      if (sunk_graph_)
+        sunk_runner_ =
+            std::make_unique<GraphRunner>(engine_, *sunk_graph_, sunk_graph_->functions,
+                                          std::vector<std::string>{}, *resources_, runner_.get());
+    } catch (const std::exception& e) {
+      // The model's own graph still runs; the rewrite is only a speed-up.
+      sunk_runner_.reset();
+      sunk_graph_.reset();
+      engine_.log(std::string("WARNING: moving the model's Transposes failed (") + e.what() +
+                  "); it runs as written");
+    }
+  }
+}
+
+// The same values in `r`'s graph: every node of the model keeps its name and value there.
+std::vector<graph::TensorRef> Executor::refs_in(const GraphRunner& r,
+                                                std::vector<graph::TensorRef> refs) const {
+  if (&r == runner_.get()) return refs;
+  for (auto& ref : refs) {
+    const int i = r.graph.find(graph_.nodes[static_cast<std::size_t>(ref.node)].name);
+    if (i < 0) throw std::logic_error("sunk graph lost node " + graph_.nodes[ref.node].name);
+    ref.node = i;
+  }
+  return refs;
 }
 
 const Plan& Executor::plan(std::span<const std::string> outputs) {
-  return runner_->plan(resolve_outputs(outputs));
+  GraphRunner& r = runner();
+  return r.plan(refs_in(r, resolve_outputs(outputs)));
 }
 
 std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
@@ -126,8 +172,11 @@ std::vector<HostTensor> Executor::run(const NamedTensors& inputs,
       e.backend().end_run();
     }
   } finish{engine_};
+  GraphRunner& r = runner();
+  last_runner_ = &r;
+  const auto run_refs = refs_in(r, refs);
   auto attempt = [&](std::vector<Value> feeds_now) {
-    std::vector<Value> values = runner_->run(std::move(feeds_now), refs);
+    std::vector<Value> values = r.run(std::move(feeds_now), run_refs);
     std::vector<HostTensor> result;
     std::string error;
     try {

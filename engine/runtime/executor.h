@@ -9,12 +9,14 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/host_tensor.h"
 #include "graph/ir.h"
+#include "graph/transpose_sinking.h"
 #include "runtime/engine.h"
 #include "runtime/plan.h"
 #include "runtime/value.h"
@@ -55,11 +57,21 @@ class Executor {
   // The plan the next run with these outputs uses (active backend, current precision).
   const Plan& plan(std::span<const std::string> outputs = {});
   const graph::Graph& graph() const { return graph_; }
+  // What graph::sink_transposes made of the graph (nullopt while flag sink_transposes has been
+  // off since the executor was made); runs without an observer of every node output use the sunk
+  // graph when it moves fewer elements through Transposes.
+  const std::optional<graph::SinkReport>& sink_report() const { return sink_report_; }
   // Of the last run that succeeded; filled for graphs with TF1 control flow only.
   const RunStats& last_run_stats() const;
 
  private:
   std::vector<graph::TensorRef> resolve_outputs(std::span<const std::string> names) const;
+  // The runner of this run and the outputs' refs in its graph.
+  GraphRunner& runner();
+  // Makes the sunk graph and its runner, once.
+  void prepare_sunk();
+  std::vector<graph::TensorRef> refs_in(const GraphRunner& r,
+                                        std::vector<graph::TensorRef> refs) const;
   std::vector<Value> feeds_from(const NamedTensors& inputs);
   void run_initializer();
 
@@ -68,6 +80,13 @@ class Executor {
   std::unique_ptr<Resources> resources_;
   std::unique_ptr<graph::Graph> initializer_;  // graph_.initializer as a graph; null once it ran
   std::unique_ptr<GraphRunner> runner_;
+  // The graph with its Transposes sunk, and its runner (sharing runner_'s weights): made with the
+  // executor when flag sink_transposes is on, else on the first run after it is turned on.
+  bool sink_tried_ = false;
+  std::optional<graph::SinkReport> sink_report_;
+  std::optional<graph::Graph> sunk_graph_;
+  std::unique_ptr<GraphRunner> sunk_runner_;
+  const GraphRunner* last_runner_ = nullptr;
 };
 
 }  // namespace tfjsi::runtime

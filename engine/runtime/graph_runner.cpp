@@ -639,7 +639,7 @@ void check_no_nan(const graph::Node& node) {
 }  // namespace
 
 GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, const Library& library,
-                         std::vector<std::string> calls, Resources& res)
+                         std::vector<std::string> calls, Resources& res, const GraphRunner* donor)
     : engine(e), graph(g), resources(res) {
   const bool prod = e.flags().get_bool("prod");
   const auto depth = static_cast<int>(calls.size());
@@ -647,10 +647,28 @@ GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, const Library& librar
     throw ModelError("functions nest deeper than " + std::to_string(kMaxFunctionDepth) +
                      " levels (a function that calls itself?)");
   weights.resize(g.nodes.size());
+  borrowed.resize(g.nodes.size(), 0);
+  // The donor's weight of the same name when it holds the same data (a copy of the graph shares
+  // its Consts' buffers), so that the two forms of a model keep one copy of each weight.
+  auto donated = [&](const graph::Node& node) -> const Tensor* {
+    if (!donor) return nullptr;
+    const int j = donor->graph.find(node.name);
+    if (j < 0) return nullptr;
+    const graph::Node& theirs = donor->graph.nodes[static_cast<std::size_t>(j)];
+    const Tensor& w = donor->weights[static_cast<std::size_t>(j)];
+    const bool same = theirs.op == "Const" && theirs.value && node.value &&
+                      theirs.value->buffer == node.value->buffer &&
+                      theirs.value->shape == node.value->shape &&
+                      theirs.value->dtype == node.value->dtype && node.value->buffer;
+    return same && w.alive() ? &w : nullptr;
+  };
   try {
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       const graph::Node& node = g.nodes[i];
-      if (node.op == "Const") {
+      if (const Tensor* w = node.op == "Const" ? donated(node) : nullptr) {
+        weights[i] = *w;
+        borrowed[i] = 1;
+      } else if (node.op == "Const") {
         if (!node.value) fail(node, "has no value");
         if (!prod) check_no_nan(node);
         weights[i] = engine.make_tensor(*node.value, node.name);
@@ -676,18 +694,27 @@ GraphRunner::GraphRunner(Engine& e, const graph::Graph& g, const Library& librar
         }
         std::vector<std::string> inner = calls;
         inner.push_back(f->name);
-        functions.emplace(f->name,
-                          std::make_unique<GraphRunner>(engine, **body, library, inner, resources));
+        const GraphRunner* their_body = nullptr;
+        if (donor)
+          if (auto d = donor->functions.find(f->name); d != donor->functions.end())
+            their_body = d->second.get();
+        functions.emplace(f->name, std::make_unique<GraphRunner>(engine, **body, library, inner,
+                                                                 resources, their_body));
       }
     }
   } catch (...) {
-    for (auto& w : weights) w.dispose();
+    dispose_weights();
     throw;
   }
 }
 
+void GraphRunner::dispose_weights() {
+  for (std::size_t i = 0; i < weights.size(); ++i)
+    if (!borrowed[i]) weights[i].dispose();
+}
+
 GraphRunner::~GraphRunner() {
-  for (auto& w : weights) w.dispose();
+  dispose_weights();
 }
 
 const Plan& GraphRunner::plan(const std::vector<graph::TensorRef>& outputs) {

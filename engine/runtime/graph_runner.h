@@ -26,8 +26,11 @@ class GraphRunner {
   // `library`: the model's functions (function bodies call them too); `calls`: the functions
   // whose bodies lead here, outermost first; `resources`: the model's (hash tables), which must
   // outlive the runner.
+  // `donor`: a runner of another form of the same model (graph::sink_transposes) whose weights
+  // this one shares where a Const of the same name holds the same data; it must outlive this one.
   GraphRunner(Engine& engine, const graph::Graph& graph, const Library& library,
-              std::vector<std::string> calls, Resources& resources);
+              std::vector<std::string> calls, Resources& resources,
+              const GraphRunner* donor = nullptr);
   ~GraphRunner();
 
   // Takes ownership of `feeds` (one per graph input, in order) and returns the values of
@@ -39,6 +42,7 @@ class GraphRunner {
   const graph::Graph& graph;
   Resources& resources;
   std::vector<Tensor> weights;  // by node index; alive for Const nodes
+  std::vector<char> borrowed;   // by node index: the weight is the donor's, not disposed here
   std::map<std::string, std::unique_ptr<GraphRunner>, std::less<>> functions;
   // (backend, node) pairs whose kernel failed on that backend (a shader that does not compile, a
   // texture that cannot be allocated): those nodes run on cpu from then on, warned about once.
@@ -46,6 +50,8 @@ class GraphRunner {
   RunStats last_stats;
 
  private:
+  void dispose_weights();
+
   std::map<std::string, Plan> plans_;
 };
 

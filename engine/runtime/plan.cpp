@@ -112,6 +112,7 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
                std::vector<graph::TensorRef> outputs) {
   const int n = static_cast<int>(graph.nodes.size());
   Plan plan;
+  plan.graph = &graph;
   plan.backend = std::string(active.name());
   plan.precision = precision;
   plan.outputs = std::move(outputs);

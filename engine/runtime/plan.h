@@ -53,6 +53,9 @@ struct Segment {
 };
 
 struct Plan {
+  // The graph the plan's node indices refer to: the model's, or its form with the Transposes
+  // sunk (Executor::sink_report) that runs take when no observer reads every node's output.
+  const graph::Graph* graph = nullptr;
   std::string backend;
   Precision precision = Precision::Fp32;
   std::vector<graph::TensorRef> outputs;
