@@ -129,6 +129,9 @@ for (const op of ['LowerBound', 'UpperBound']) {
 C('TopKV2', (g) => g.op('TopKV2', [g.f([3, 6]), g.si(3)], { sorted: a.b(true) }, { n: 2 }));
 C('TopKV2.int32', (g) => g.op('TopKV2', [g.i([2, 5], 0, 100), g.si(2)], { sorted: a.b(true) }, { n: 2 }));
 C('TopKV2.k_all', (g) => g.op('TopKV2', [g.f([7]), g.si(7)], { sorted: a.b(true) }, { n: 2 }));
+// A row long enough to be cut in pieces (the cpu kernel's), with many ties: lower index first.
+C('TopKV2.long_row', (g) => g.op('TopKV2', [g.i([1, 300000], 0, 500), g.si(40)], { sorted: a.b(true) }, { n: 2 }));
+C('TopKV2.long_rows', (g) => g.op('TopKV2', [g.f([3, 100000]), g.si(64)], { sorted: a.b(true) }, { n: 2 }));
 C('Unique', (g) => g.op('Unique', [g.ci([3, 1, 3, 2, 1, 7, 3])], { out_idx: a.type('int32') }, { n: 2 }));
 C('Unique.fed_float', (g) => g.op('Unique', [g.input('float32', [6], { vals: [1.5, -2, 1.5, 0, -2, 4] })], { out_idx: a.type('int32') }, { n: 2 }));
 C('UniqueV2', (g) => g.op('UniqueV2', [g.ci([1, 2, 1, 2, 0, 3, 1, 2, 1], [3, 3]), g.ci([0])], { out_idx: a.type('int32'), Taxis: a.type('int32') }, { n: 2 }));
