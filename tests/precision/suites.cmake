@@ -28,7 +28,7 @@ tfjsi_add_suite(compare_perturbed_test ${CMAKE_CURRENT_LIST_DIR}/compare_perturb
 tfjsi_add_suite(reduce_perturbed_test ${CMAKE_CURRENT_LIST_DIR}/reduce_perturbed_test.cpp)
 
 # fp16 that follows TF.js webgl (#24): gl fp16 and the emulation against TF.js webgl's own fp16
-# error, recorded in webgl_fp16_errors.json by record_webgl_fp16.py (one CTest per layers model).
+# error, recorded in webgl_fp16_errors.json by record_webgl_errors.py (one CTest per layers model).
 add_executable(webgl_fp16_test ${CMAKE_CURRENT_LIST_DIR}/webgl_fp16_test.cpp)
 target_link_libraries(webgl_fp16_test PRIVATE tfjsi_testsupport)
 tfjsi_add_model_tests(precision.webgl_fp16 webgl_fp16_test activations embed_lstm fp16_overflow

@@ -1,6 +1,6 @@
 // fp16 that follows TF.js webgl (flag fp16_follow=webgl, the default; issue #24), on one
 // reference layers model (the first argument). TF.js 4.22's own webgl fp16 error on Mesa llvmpipe
-// was recorded by record_webgl_fp16.py beside this file (TF.js in Chromium, nothing from tfjsi),
+// was recorded by record_webgl_errors.py beside this file (TF.js in Chromium, nothing from tfjsi),
 // against the same golden outputs of tests/reference. Our gl fp16 run and the fp16 check's
 // emulation (under llvmpipe's rule, toward zero and clamp) must land within 0.5x-2x of it, or
 // both under 1e-4, as the issue asks (before this mode gl fp16 was at 2.01x on seq_cnn; most of
@@ -61,7 +61,7 @@ Model load(const std::string& name) {
   if (sha256(path) != rec["model_sha256"].get<std::string>())
     throw std::runtime_error(path.string() +
                              " is not the model TF.js webgl was measured on: run "
-                             "tests/precision/record_webgl_fp16.py again");
+                             "tests/precision/record_webgl_errors.py again");
   Model m;
   m.graph = graph::build_graph(model::load_bundle(path));
   for (std::size_t k = 0; k < g["inputs"].size(); ++k) {

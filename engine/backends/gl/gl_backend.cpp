@@ -139,6 +139,10 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
                "65504 (detected); emulated fp16 storage rounds the same way",
                true);
   flags.set_value("gl.fp16_rounding", rounding, true);
+  flags.define("gl.exact_sums", false,
+               "where fma() rounds the product first (llvmpipe), sum convolutions and products in "
+               "doubles: each product exact and each sum rounded once, as TF.js cpu rounds (1.2-2x "
+               "slower there); off, they multiply-add in fp32 as TF.js webgl does on that driver");
   flags.define("gl.program_cache", true, "keep compiled gl programs on disk between runs");
   flags.define("gl.timer_queries", false, "time each gl kernel on the GPU (GL_TIME_ELAPSED)");
   flags.define("gl.compile_ahead", true,

@@ -192,6 +192,10 @@ class GlBackend : public runtime::Backend {
   // Forgets kept dispatches (the run failed), issuing those that write a texture someone else
   // still holds.
   void drop_pending() noexcept;
+  // The kernels' multiply-adds run through fma() (the prelude's SUMS_IN_FMA): where it rounds
+  // once, or when flag gl.exact_sums is off; else in doubles (each product exact, each sum
+  // rounded once, as TF.js cpu rounds).
+  bool sums_in_fma() const;
   // Whether a new program's dispatch is kept, so that the run meets all its new programs before
   // building them (flag gl.compile_ahead; never under a timer query).
   bool compile_ahead_on() const;
@@ -213,7 +217,7 @@ class GlBackend : public runtime::Backend {
   std::filesystem::path cache_dir_;
   bool cache_dir_set_ = false;
   bool float32_capable_ = false;
-  // fma() rounds once (GPUs; llvmpipe rounds the product first): the prelude's FMA_ROUNDS_ONCE.
+  // fma() rounds once (GPUs; llvmpipe rounds the product first).
   bool fma_rounds_once_ = false;
   // upload()'s texels, its memory kept from one upload to the next (the first run uploads every
   // weight: fresh memory for each cost page faults).

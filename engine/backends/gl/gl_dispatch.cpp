@@ -89,10 +89,11 @@ constexpr std::int64_t kMaxLinearTexels = std::int64_t{1} << 21;
 // Shapes are uniforms (`uniforms` holds them after the call's own) unless the call asks for
 // #defines (KernelCall::static_shapes).
 std::string prelude(const KernelCall& call, std::array<int, 3> local, bool images,
-                    bool load_formatted, bool fma_once, const std::vector<UniformValue>& uniforms) {
+                    bool load_formatted, bool sums_in_fma,
+                    const std::vector<UniformValue>& uniforms) {
   std::string s = "#version 430 core\n";
   if (images && load_formatted) s += "#extension GL_EXT_shader_image_load_formatted : require\n";
-  s += fma_once ? "#define FMA_ROUNDS_ONCE 1\n" : "#define FMA_ROUNDS_ONCE 0\n";
+  s += sums_in_fma ? "#define SUMS_IN_FMA 1\n" : "#define SUMS_IN_FMA 0\n";
   s += "layout(local_size_x = " + std::to_string(local[0]) +
        ", local_size_y = " + std::to_string(local[1]) +
        ", local_size_z = " + std::to_string(local[2]) + ") in;\n";
@@ -156,6 +157,12 @@ bool out_texel(out int n, out int h, out int w, out int s) {
 }
 
 }  // namespace
+
+bool GlBackend::sums_in_fma() const {
+  // Where fma() rounds once it is the exact sum too; elsewhere it is TF.js webgl's fp32 sum.
+  return fma_rounds_once_ || !flags_ || !flags_->has("gl.exact_sums") ||
+         !flags_->get_bool("gl.exact_sums");
+}
 
 bool GlBackend::compile_ahead_on() const {
   if (timing_now_) return false;
@@ -247,7 +254,7 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   }
   const std::string body = call.extra + std::string(shader_source(call.shader));
   std::string source =
-      prelude(call, local, images, lim.image_load_formatted, fma_rounds_once_, uniforms) +
+      prelude(call, local, images, lim.image_load_formatted, sums_in_fma(), uniforms) +
       llvmpipe_variant_note(call, lim) + call.defines + body;
   if (fault_hits(GlFault::Compile)) source += "\n#error forced compile failure (gl test hook)\n";
   const auto t0 = Clock::now();

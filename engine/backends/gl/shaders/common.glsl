@@ -49,10 +49,12 @@ bool fma_rounds_once_measured() {
   precise float r = fma(x, x, -1.00048828125);
   return r != 0.0;
 }
-// What the probe at start measured (probe.comp), as the prelude's constant FMA_ROUNDS_ONCE: each
-// kernel is built with the one path the driver takes. Tested in the kernel instead, both paths
-// were built (measured on llvmpipe: +17-37% build time, a loop in each) and only one ever ran.
-bool fma_rounds_once() { return FMA_ROUNDS_ONCE != 0; }
+// How the multiply-adds of convolutions and products run, as the prelude's constant SUMS_IN_FMA
+// (GlBackend::sums_in_fma): through fma() where it rounds once (the exact sum) or when exact sums
+// are off (flag gl.exact_sums: fma() is then TF.js webgl's fp32 multiply-add on the same driver);
+// else in doubles. Each kernel is built with the one path it takes; tested in the kernel instead,
+// both paths were built (measured on llvmpipe: +17-37% build time, a loop in each).
+bool sums_in_fma() { return SUMS_IN_FMA != 0; }
 
 // (a / b, a % b) for 0 <= a < 2^24 and b >= 1 without an integer division, which llvmpipe runs as
 // one scalar division per lane (tens of cycles each; Conv2DBackpropInput spent most of its time

@@ -67,7 +67,7 @@ void main() {
   precise vec4 acc[PW * PS];
   for (int i = 0; i < PW * PS; ++i) acc[i] = vec4(0.0);
   // One branch around the whole loop: llvmpipe pays for a branch inside it on every pass.
-  if (fma_rounds_once()) {
+  if (sums_in_fma()) {
     TAPS(MAD_FMA)
   } else {
     TAPS(MAD_F64)

@@ -52,7 +52,7 @@ void main() {
   if (!out_texel(n, h, w, s)) return;
   vec4 acc = vec4(0.0);
   // One branch around the whole loop: llvmpipe pays for a branch inside it on every tap.
-  if (fma_rounds_once()) {
+  if (sums_in_fma()) {
     TAPS(mad_fused)
   } else {
     TAPS(mad_f64)

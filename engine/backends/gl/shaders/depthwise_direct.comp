@@ -44,7 +44,7 @@ void main() {
   precise vec4 acc[PW];
   for (int p = 0; p < PW; ++p) acc[p] = vec4(0.0);
   // One branch around the whole loop: llvmpipe pays for a branch inside it on every tap.
-  if (fma_rounds_once()) {
+  if (sums_in_fma()) {
     TAPS(MAD_FMA)
   } else {
     TAPS(MAD_F64)

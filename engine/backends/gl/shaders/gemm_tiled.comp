@@ -109,7 +109,7 @@ void main() {
     g_bn = min(n, IN1_N - 1); g_bh = min(h, IN1_H - 1);
   }
 #endif
-  const bool fused = fma_rounds_once();
+  const bool fused = sums_in_fma();
   precise vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0), acc3 = vec4(0.0);
 #if !CONV
   dvec4 part0 = dvec4(0.0), part1 = dvec4(0.0), part2 = dvec4(0.0), part3 = dvec4(0.0);

@@ -22,7 +22,7 @@ void main() {
     part[m] = dvec4(0.0);
   }
   // One branch around the whole K loop, as in gemm_tiled.comp.
-  if (fma_rounds_once()) {
+  if (sums_in_fma()) {
     for (int kt = 0; kt < K_TEXELS; ++kt) {
       vec4 b[4];
       for (int i = 0; i < 4; ++i)

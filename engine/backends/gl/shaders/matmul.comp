@@ -33,7 +33,7 @@ void main() {
   int an = min(n, IN0_N - 1), ah = min(h, IN0_H - 1), bn = min(n, IN1_N - 1), bh = min(h, IN1_H - 1);
   precise vec4 acc = vec4(0.0);
   // One branch around the whole K loop, as in gemm_tiled.comp.
-  if (fma_rounds_once()) {
+  if (sums_in_fma()) {
     for (int k4 = 0; k4 < K4; ++k4) {
       vec4 a = load_a(an, ah, m, k4);
       for (int j = 0; j < 4; ++j) {
