@@ -185,6 +185,12 @@ CompareReport compare_backends(runtime::Engine& engine, const graph::Graph& grap
       }
       per_node[id].push_back(std::move(res));
     }
+    if (cb.divergent > 0 && name == "gl" && engine.flags().has("gl.exact_sums") &&
+        !engine.flags().get_bool("gl.exact_sums"))
+      cb.note =
+          "gl multiply-adds in fp32 (flag gl.exact_sums off): where fma() rounds the product "
+          "first, as on llvmpipe, that rounds as TF.js webgl does there, not as TF.js cpu; "
+          "--flag gl.exact_sums=true rounds as TF.js cpu";
     engine.set_backend(options.reference);
     report.backends.push_back(std::move(cb));
   }
@@ -236,6 +242,7 @@ nlohmann::json to_json(const CompareReport& r) {
       bj["first_divergent"] = b.first_divergent ? nlohmann::json(*b.first_divergent) : nullptr;
       bj["divergent"] = b.divergent;
       bj["isolated"] = b.isolated;
+      if (!b.note.empty()) bj["note"] = b.note;
       bj["max_output_error"] = json_number(b.max_output_error);
       nlohmann::json outs = nlohmann::json::array();
       for (const auto& [name, e] : b.outputs) {
@@ -301,6 +308,7 @@ std::string to_text(const CompareReport& r, int worst_nodes) {
       for (const auto& n : b.isolated) s << " " << terminal_safe(n);
       s << "\n";
     }
+    if (!b.note.empty()) s << "    note: " << b.note << "\n";
   }
   s << "first divergent node: " << terminal_safe(r.first_divergent.value_or("none")) << "\n";
   std::vector<const CompareNode*> worst;

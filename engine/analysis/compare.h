@@ -61,6 +61,8 @@ struct CompareBackend {
   std::optional<std::string> first_divergent;
   std::vector<std::string> isolated;  // divergent nodes wrong on their own inputs
   int divergent = 0;
+  // What the reader should know about a divergent backend's rounding (gl's fp32 sums).
+  std::string note;
   std::vector<std::pair<std::string, TensorError>> outputs;
   double max_output_error = 0;  // normalized
 };
