@@ -16,23 +16,6 @@ when the reference data no longer is what was measured (then record again).
 
 --from-json takes the .json of earlier `webgl_side_by_side.py --sides webgl --errors-only
 --precisions P` passes instead of running Chromium (a model found in several: the last).
-Records TF.js 4.22 webgl's error against TF.js cpu's golden outputs, for the tests that hold
-ours to it: fp16 on the reference layers models (webgl_fp16_test), fp32 on every golden model
-(golden.gl.*: where our fp32 sums round as TF.js webgl's do, an output past DESIGN.md's tolerance
-must be no worse than TF.js webgl's own on the same driver and input).
-
-TF.js runs in headless Chromium on Mesa llvmpipe (the webgl side of bench/webgl_side_by_side.py;
-bench/webgl/setup.sh installs it), fp16 with WEBGL_FORCE_F16_TEXTURES, fed tests/reference's
-golden inputs; its error per float output is max|x - golden| / max(1, max|golden|) against TF.js
-cpu's golden outputs. Nothing here comes from tfjsi. The figures go to webgl_<precision>_errors.json
-beside this file, with the sha256 of each model.json and golden input, so that a test can tell
-when the reference data no longer is what was measured (then record again).
-
-    tests/precision/record_webgl_errors.py [--precision fp16|fp32] [--reference DIR]
-                                           [--from-json HARNESS.json ...]
-
---from-json takes the .json of earlier `webgl_side_by_side.py --sides webgl --errors-only
---precisions P` passes instead of running Chromium (a model found in several: the last).
 """
 import argparse
 import glob
