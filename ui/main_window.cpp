@@ -23,6 +23,7 @@
 
 #include "compare_dock.h"
 #include "env_dock.h"
+#include "graph/transpose_sinking.h"
 #include "graph_view.h"
 #include "memory_dock.h"
 #include "model_controller.h"
@@ -643,9 +644,11 @@ void MainWindow::build_panels() {
   connect(this, &MainWindow::runFinished, profile_dock_, &ProfileDock::show_result);
   auto select = [this](const QString& name) {
     int n = graph_view_->find_node(name);
-    // A node the run moved a Transpose past (graph::sink_transposes) ran as "<name>/sunk".
-    if (n < 0 && name.endsWith(QStringLiteral("/sunk")))
-      n = graph_view_->find_node(name.chopped(5));
+    // A node the run moved a Transpose past (graph::sink_transposes) ran under another name.
+    if (n < 0) {
+      const std::string full = name.toStdString();
+      n = graph_view_->find_node(QString::fromStdString(std::string(graph::sunk_origin(full))));
+    }
     if (n >= 0) graph_view_->select_node(n, true);
   };
   connect(profile_dock_, &ProfileDock::nodeActivated, graph_view_, select);

@@ -150,8 +150,7 @@ int bench_command(std::span<const std::string> argv) {
                        {"after", sink->transposes_after},
                        {"elements_before", sink->elements_before},
                        {"elements_after", sink->elements_after},
-                       {"used", sink->transposes_after < sink->transposes_before ||
-                                    sink->elements_after < sink->elements_before}};
+                       {"used", sink->kept}};
   }
   if (args.flag("profile")) {
     nlohmann::json ops = nlohmann::json::array();

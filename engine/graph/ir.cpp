@@ -21,6 +21,11 @@ void Graph::rebuild_index() {
   for (std::size_t i = 0; i < nodes.size(); ++i) index_.emplace(nodes[i].name, static_cast<int>(i));
 }
 
+bool is_tf1_control_flow(std::string_view op) {
+  return op == "Switch" || op == "Merge" || op == "Enter" || op == "Exit" ||
+         op == "NextIteration" || op == "LoopCond";
+}
+
 void throw_attr_error(const Node& node, std::string_view key, std::string_view what) {
   throw ModelError("node '" + node.name + "' (" + node.op + "): attribute '" + std::string(key) +
                    "' " + std::string(what));

@@ -95,6 +95,10 @@ struct Graph {
   std::unordered_map<std::string, int> index_;
 };
 
+// Switch, Merge, Enter, Exit, NextIteration, LoopCond: a graph holding one runs by frames and
+// iterations (the executor) and is left as written by graph rewrites.
+bool is_tf1_control_flow(std::string_view op);
+
 // Throws ModelError: "node 'name' (Op): attribute 'key' ...".
 [[noreturn]] void throw_attr_error(const Node& node, std::string_view key, std::string_view what);
 

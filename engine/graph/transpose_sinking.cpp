@@ -16,6 +16,8 @@ namespace {
 
 using Perm = std::vector<int>;
 
+constexpr std::string_view kSunk = "/sunk";
+
 // One data input, one output, each element on its own. ClipByValue's bounds are scalars.
 const std::set<std::string_view> kUnary = {
     "Abs",      "Acos",       "Acosh",    "Asin",       "Asinh", "Atan",      "Atanh",
@@ -38,10 +40,6 @@ const std::set<std::string_view> kBinary = {"Add",          "AddV2",
                                             "NotEqual",     "Pow",
                                             "RealDiv",      "SquaredDifference",
                                             "Sub"};
-
-const std::set<std::string_view> kTf1ControlFlow = {
-    "Enter",    "Exit",     "Switch",  "Merge",     "NextIteration",
-    "LoopCond", "RefEnter", "RefExit", "RefSwitch", "RefMerge"};
 
 bool is_identity(const Perm& p) {
   for (std::size_t k = 0; k < p.size(); ++k)
@@ -97,7 +95,9 @@ class Sinker {
     for (const Node& n : g_.nodes) names_.insert(n.name);
   }
 
-  void run() {
+  // Returns how many ops and Transposes it rewrote.
+  int run() {
+    int rewrites = 0;
     std::deque<int> work;
     for (int i = 0; i < static_cast<int>(g_.nodes.size()); ++i)
       if (perm_of(i)) work.push_back(i);
@@ -107,9 +107,14 @@ class Sinker {
       const auto p = perm_of(t);
       if (!p) continue;
       for (int c : consumers(t)) {
-        if (compose(t, *p, c) || sink(c, *p)) work.push_back(c);
+        const Met met = compose(t, *p, c);
+        // A Transpose made or left here moves on in its turn.
+        const bool moves = met == Met::Composed || (met == Met::Apart && sink(c, *p));
+        if (moves) work.push_back(c);
+        rewrites += moves || met == Met::Cancelled;
       }
     }
+    return rewrites;
   }
 
  private:
@@ -164,12 +169,15 @@ class Sinker {
     return add(std::move(n));
   }
 
+  // What became of a consumer `c` of Transpose `t`.
+  enum class Met { Apart, Cancelled, Composed };
+
   // Transpose `c` reading Transpose `t` (perm p): reads t's input through the composed perm, or
-  // becomes an Identity of it when the two cancel. True when `c` is still a Transpose.
-  bool compose(int t, const Perm& p, int c) {
+  // becomes an Identity of it when the two cancel.
+  Met compose(int t, const Perm& p, int c) {
     const auto q = perm_of(c);
     Node& n = g_.nodes[static_cast<std::size_t>(c)];
-    if (!q || q->size() != p.size() || n.inputs[0] != TensorRef{t, 0}) return false;
+    if (!q || q->size() != p.size() || n.inputs[0] != TensorRef{t, 0}) return Met::Apart;
     Perm r(p.size());
     for (std::size_t j = 0; j < p.size(); ++j) r[j] = p[static_cast<std::size_t>((*q)[j])];
     const TensorRef source = g_.nodes[static_cast<std::size_t>(t)].inputs[0];
@@ -177,14 +185,14 @@ class Sinker {
       n.op = "Identity";
       n.inputs = {source};
       n.attrs.erase("Tperm");
-      return false;
+      return Met::Cancelled;
     }
     std::vector<std::int32_t> v(r.begin(), r.end());
     const TensorRef perm = add_const(
         n.name + "/perm", int32_tensor({static_cast<std::int64_t>(v.size())}, v), n.group);
     Node& again = g_.nodes[static_cast<std::size_t>(c)];  // add() may have moved the vector
     again.inputs = {source, perm};
-    return true;
+    return Met::Composed;
   }
 
   // A constant operand of an elementwise op in the transposed layout, in the source layout:
@@ -224,13 +232,13 @@ class Sinker {
       return g_.nodes[static_cast<std::size_t>(in.node)].inputs[0];
     };
     std::vector<TensorRef> inputs = node.inputs;
-    const std::string base = node.name + "/sunk";
+    const std::string base = std::string(sunk_name(node.name));
     const std::size_t data = concat ? node.inputs.size() - 1 : pad ? 1 : node.inputs.size();
-    bool any = false;
+    std::optional<TensorRef> perm;  // the constant a Transpose feeding `c` reads
     for (std::size_t k = 0; k < data; ++k) {
       if (const auto u = untransposed(node.inputs[k])) {
         inputs[k] = *u;
-        any = true;
+        perm = g_.nodes[static_cast<std::size_t>(node.inputs[k].node)].inputs[1];
       } else if (binary) {
         const auto k_const = const_operand(node.inputs[k], p, base + "/operand", node.group);
         if (!k_const) return false;
@@ -242,7 +250,7 @@ class Sinker {
         return false;
       }
     }
-    if (!any) return false;
+    if (!perm) return false;
     if (pad) {
       const Node& pc = g_.nodes[static_cast<std::size_t>(node.inputs[1].node)];
       if (pc.op != "Const" || !pc.value || pc.value->dtype != DType::Int32 ||
@@ -274,15 +282,8 @@ class Sinker {
     moved.outputs.clear();
     const TensorRef work = add(std::move(moved));
     Node& t = g_.nodes[static_cast<std::size_t>(c)];
-    // The perm: the constant a Transpose feeding `c` reads.
-    TensorRef perm{};
-    for (const auto& in : node.inputs)
-      if (untransposed(in)) {
-        perm = g_.nodes[static_cast<std::size_t>(in.node)].inputs[1];
-        break;
-      }
     t.op = "Transpose";
-    t.inputs = {work, perm};
+    t.inputs = {work, *perm};
     t.control_inputs.clear();
     t.attrs = {{"T", TypeAttr{std::string(tf_name(*node.outputs[0].dtype))}},
                {"Tperm", TypeAttr{"DT_INT32"}}};
@@ -323,22 +324,38 @@ std::pair<int, std::int64_t> transpose_cost(const Graph& g) {
 
 }  // namespace
 
+std::string sunk_name(std::string_view node) {
+  return std::string(node) + std::string(kSunk);
+}
+
+std::string_view sunk_origin(std::string_view name) {
+  // fresh_name() may have added "_2", "_3", ... after the suffix.
+  const std::size_t at = name.rfind(kSunk);
+  if (at == std::string_view::npos) return name;
+  const std::string_view rest = name.substr(at + kSunk.size());
+  const bool numbered = rest.size() > 1 && rest[0] == '_' &&
+                        rest.find_first_not_of("0123456789", 1) == std::string_view::npos;
+  return rest.empty() || numbered ? name.substr(0, at) : name;
+}
+
 std::optional<Graph> sink_transposes(const Graph& graph, SinkReport* report) {
   bool any = false;
   for (const Node& n : graph.nodes) {
-    if (kTf1ControlFlow.count(n.op)) return std::nullopt;
+    if (is_tf1_control_flow(n.op)) return std::nullopt;
     any = any || n.op == "Transpose";
   }
   if (!any) return std::nullopt;
+  const auto [before_count, before_elements] = transpose_cost(graph);
+  if (report) *report = {before_count, before_count, before_elements, before_elements, false};
   Graph g = graph;
-  Sinker(g).run();
+  // Nothing moved (no Transpose feeds an op it can pass): the shapes need not be inferred again.
+  if (Sinker(g).run() == 0) return std::nullopt;
   sort_topologically(g);
   infer_shapes(g);
-  const auto [before_count, before_elements] = transpose_cost(graph);
   const auto [after_count, after_elements] = transpose_cost(g);
-  if (report) *report = {before_count, after_count, before_elements, after_elements};
   const bool better = before_elements >= 0 && after_elements >= 0 ? after_elements < before_elements
                                                                   : after_count < before_count;
+  if (report) *report = {before_count, after_count, before_elements, after_elements, better};
   if (!better) return std::nullopt;
   return g;
 }

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "graph/ir.h"
 
@@ -17,7 +19,14 @@ struct SinkReport {
   // shape is not known before running).
   int transposes_before = 0, transposes_after = 0;
   std::int64_t elements_before = 0, elements_after = 0;
+  bool kept = false;  // the moved form is better, and sink_transposes returned it
 };
+
+// The name an op runs under once a Transpose moved past it ("<node>/sunk"), and the model's node
+// a name of that form came from (`name` itself when it is not of that form): a profile of a run
+// names the moved ops, the graph view the model's.
+std::string sunk_name(std::string_view node);
+std::string_view sunk_origin(std::string_view name);
 
 // A copy of `graph` in which a Transpose feeding an elementwise op (unary, or binary with the
 // other operand transposed alike or a constant), Pad, PadV2, MirrorPad or ConcatV2 moves after

@@ -369,6 +369,11 @@ void Engine::add_observer(Observer* o) {
     observers_.push_back(o);
 }
 
+bool Engine::every_output_observed() const {
+  return std::any_of(observers_.begin(), observers_.end(),
+                     [](const Observer* o) { return o->needs_every_output(); });
+}
+
 void Engine::remove_observer(Observer* o) {
   std::erase(observers_, o);
 }

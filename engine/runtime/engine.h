@@ -151,6 +151,9 @@ class Engine {
   void add_observer(Observer* o);
   void remove_observer(Observer* o);
   const std::vector<Observer*>& observers() const { return observers_; }
+  // An observer reads every node's own output (compare, the fp16 check, kept intermediates): runs
+  // then take neither fusion nor the graph with its Transposes moved.
+  bool every_output_observed() const;
   // Tells every observer (Observer::on_progress); backends call it through RunContext::engine.
   void report_progress(std::string_view stage, std::int64_t done, std::int64_t total);
 

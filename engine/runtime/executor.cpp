@@ -1,6 +1,5 @@
 #include "runtime/executor.h"
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -100,10 +99,8 @@ const RunStats& Executor::last_run_stats() const {
 }
 
 GraphRunner& Executor::runner() {
-  const auto& obs = engine_.observers();
-  const bool every_output =
-      std::any_of(obs.begin(), obs.end(), [](Observer* o) { return o->needs_every_output(); });
-  if (every_output || !engine_.flags().get_bool("sink_transposes")) return *runner_;
+  if (engine_.every_output_observed() || !engine_.flags().get_bool("sink_transposes"))
+    return *runner_;
   prepare_sunk();
   return sunk_runner_ ? *sunk_runner_ : *runner_;
 }

@@ -16,8 +16,6 @@ namespace {
 
 const std::set<std::string, std::less<>> kForwarding = {
     "Identity", "StopGradient", "Snapshot", "Enter", "Exit", "NextIteration", "LoopCond"};
-const std::set<std::string, std::less<>> kTf1ControlFlow = {"Switch", "Merge",         "Enter",
-                                                            "Exit",   "NextIteration", "LoopCond"};
 const std::set<std::string, std::less<>> kFunctional = {"While", "StatelessWhile", "If",
                                                         "StatelessIf"};
 const std::set<std::string, std::less<>> kOthers = {
@@ -499,9 +497,6 @@ std::vector<std::optional<Value>> tensor_list_op(Engine& e, const graph::Node& n
 bool is_executor_op(std::string_view op) {
   return kOthers.count(op) || kForwarding.count(op) || kFunctional.count(op) ||
          is_hash_table_op(op);
-}
-bool is_tf1_control_flow(std::string_view op) {
-  return kTf1ControlFlow.count(op) > 0;
 }
 bool is_functional_control_flow(std::string_view op) {
   return kFunctional.count(op) > 0;

@@ -17,8 +17,6 @@ namespace tfjsi::runtime {
 class Engine;
 
 bool is_executor_op(std::string_view op);
-// Switch, Merge, Enter, Exit, NextIteration, LoopCond: a graph holding one needs frames.
-bool is_tf1_control_flow(std::string_view op);
 // While, StatelessWhile, If, StatelessIf.
 bool is_functional_control_flow(std::string_view op);
 // Ops whose outputs are the input forwarded (Identity, Enter, Exit, NextIteration, LoopCond...).

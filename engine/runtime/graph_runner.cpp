@@ -58,9 +58,7 @@ class Run {
         fed_[g_.inputs[k].ref.node] = std::move(feeds[k]);
     if (e_.flags().get_bool("debug")) debug_.emplace();
     const auto& obs = e_.observers();
-    fuse_ = e_.flags().get_bool("fuse") && std::none_of(obs.begin(), obs.end(), [](Observer* o) {
-              return o->needs_every_output();
-            });
+    fuse_ = e_.flags().get_bool("fuse") && !e_.every_output_observed();
     // The debug log prints node times too.
     timed_ = debug_.has_value() ||
              std::any_of(obs.begin(), obs.end(), [](Observer* o) { return o->times_kernels(); });

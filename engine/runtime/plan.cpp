@@ -59,7 +59,7 @@ void mark_straight(const graph::Graph& graph, Plan& plan) {
       dead = dead || node.inputs.size() < 2 || graph.nodes[node.inputs[1].node].op != "LoopCond";
     depth[i] = d;
     may_be_dead[i] = dead;
-    plan.nodes[i].straight = d == 0 && !dead && !is_tf1_control_flow(node.op);
+    plan.nodes[i].straight = d == 0 && !dead && !graph::is_tf1_control_flow(node.op);
   }
 }
 
@@ -146,7 +146,7 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
     if (!p.needed) continue;
     const graph::Node& node = graph.nodes[i];
     plan.order.push_back(i);
-    if (is_tf1_control_flow(node.op)) plan.dynamic = true;
+    if (graph::is_tf1_control_flow(node.op)) plan.dynamic = true;
     if (const auto why = ops::refusal(node.op))
       throw ModelError("node '" + node.name + "' (" + node.op + ") is " + std::string(*why));
     if (fed[i] || is_executor_op(node.op)) {
