@@ -108,6 +108,9 @@ Node read_node(const json& j, std::string_view file, RawInputs& raw) {
       if (n.op == "Const" && key == "value" && value.is_object() && value.contains("tensor") &&
           !detail::tensor_has_content(value["tensor"]))
         continue;
+      // The engine's own markers (fusion's "_tfjsi_activation", "_tfjsi_addend", the webgl
+      // marks) mean what the engine decided; a file that carries them is not believed.
+      if (key.starts_with("_tfjsi_")) continue;
       try {
         if (auto v = detail::decode_attr(value, key)) n.attrs.emplace(key, std::move(*v));
       } catch (const ModelError& e) {

@@ -101,6 +101,20 @@ class ImportTest : public QObject {
     QCOMPARE(ops::attr<std::int64_t>(by_name(g, "block/split"), "num_split"), std::int64_t{2});
   }
 
+  // Attributes named as the engine's own markers (fusion's, the webgl marks) are dropped: a file
+  // cannot make an AddV2 apply a Relu that TF.js would not.
+  void engine_markers_are_not_read() {
+    auto b = bundle_of({placeholder("x", {1, 4}), node("add", "AddV2", {"x", "x"},
+                                                       {{"_tfjsi_activation", {{"s", "UmVsdQ=="}}},
+                                                        {"_tfjsi_addend", {{"b", true}}},
+                                                        {"T", {{"type", "DT_FLOAT"}}}})});
+    const Graph g = import_graphdef(b);
+    const Node& add = by_name(g, "add");
+    QVERIFY(!add.attr("_tfjsi_activation"));
+    QVERIFY(!add.attr("_tfjsi_addend"));
+    QVERIFY(add.attr("T"));
+  }
+
   void missing_input_names_both_nodes() {
     auto b = bundle_of({placeholder("x", {1}), node("relu", "Relu", {"ghost:0"})});
     const QString msg = error_of([&] { import_graphdef(b); });
