@@ -57,11 +57,13 @@ FusedEpilogue fused_epilogue(const graph::Node& node, std::size_t num_inputs) {
   if (first != "biasadd")
     fail("fused op '" + fused[0] + "' is not supported (expected BiasAdd first)");
   e.bias = true;
+  e.addend = attr<bool>(node, kFusedAddend, false);
   const std::optional<Activation> act = fused_activation(fused.size() > 1 ? fused[1] : "");
   if (!act) fail("fused activation '" + fused[1] + "' is not supported");
   e.activation = *act;
   if (num_args != static_cast<std::int64_t>(e.extra_inputs()))
-    fail("fused BiasAdd" + std::string(e.prelu() ? " and Prelu" : "") + " needs " +
+    fail("fused BiasAdd" + std::string(e.prelu() ? " and Prelu" : "") +
+         std::string(e.addend ? " and an addend" : "") + " needs " +
          std::to_string(e.extra_inputs()) + " extra inputs, got " + std::to_string(num_args));
   e.leaky_alpha = attr<float>(node, "leakyrelu_alpha", 0.2f);
   return e;
@@ -116,9 +118,21 @@ std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph
   out.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", act.op};
   if (*a == Activation::LeakyRelu) out.attrs["leakyrelu_alpha"] = attr<float>(act, "alpha", 0.2f);
   if (prelu) {
-    out.attrs["num_args"] = std::int64_t{2};
-    out.inputs.push_back(act.inputs[1]);
+    // The alpha is input 3, before an addend (FusedEpilogue's order).
+    out.attrs["num_args"] = static_cast<std::int64_t>(e->extra_inputs() + 1);
+    out.inputs.insert(out.inputs.begin() + FusedEpilogue::kAlphaInput, act.inputs[1]);
   }
+  return out;
+}
+
+std::optional<graph::Node> fuse_addend(const graph::Node& fused, const graph::TensorRef& addend) {
+  if (!has_fused_epilogue(fused.op)) return std::nullopt;
+  const auto e = try_fused_epilogue(fused, fused.inputs.size());
+  if (!e || !e->bias || e->addend || e->activation != Activation::None) return std::nullopt;
+  graph::Node out = fused;
+  out.attrs[std::string(kFusedAddend)] = true;
+  out.attrs["num_args"] = static_cast<std::int64_t>(e->extra_inputs() + 1);
+  out.inputs.push_back(addend);
   return out;
 }
 

@@ -22,17 +22,27 @@ enum class Activation : std::uint8_t { None, Relu, Relu6, Elu, LeakyRelu, Prelu,
 // "relu6", "LeakyRelu"): None for "", nullopt for a name no fused kernel applies.
 std::optional<Activation> fused_activation(std::string_view name);
 
+// The attribute (a bool) of a fused node that Backend::fuse made from a fused convolution or
+// product and the add of a tensor of its output's shape after it (a residual connection): the
+// node adds its last input after the bias, before the activation. Ours only: TF.js's converter
+// writes no such node, and the model loader keeps attributes as they are.
+inline constexpr std::string_view kFusedAddend = "_tfjsi_addend";
+
 // What a fused node does after its main op. Its inputs: the main op's two, then the bias (input
-// 2) when `bias`, then Prelu's alpha (input 3), each broadcast against the output.
+// 2) when `bias`, then Prelu's alpha (input 3), each broadcast against the output, then the
+// addend (kFusedAddend: a tensor of the output's shape) when `addend`.
 struct FusedEpilogue {
   bool bias = false;  // fused_ops [BiasAdd, ...]
   Activation activation = Activation::None;
   float leaky_alpha = 0.2f;  // leakyrelu_alpha: LeakyRelu's slope below zero
+  bool addend = false;       // kFusedAddend
 
   static constexpr std::size_t kBiasInput = 2, kAlphaInput = 3;
   bool prelu() const { return activation == Activation::Prelu; }
   // The inputs after the main op's two.
-  std::size_t extra_inputs() const { return (bias ? 1 : 0) + (prelu() ? 1 : 0); }
+  std::size_t extra_inputs() const { return (bias ? 1 : 0) + (prelu() ? 1 : 0) + (addend ? 1 : 0); }
+  // The addend's input: the last.
+  std::size_t addend_input() const { return 2 + extra_inputs() - 1; }
 };
 
 // Reads fused_ops ([] or [BiasAdd] or [BiasAdd, activation]; TF.js supports no FusedBatchNorm),
@@ -63,5 +73,10 @@ std::optional<graph::Node> fuse_bias(const graph::Node& producer, const graph::T
 // (act's input 1) as input 3. nullopt when `fused` has no bias alone or `act` is no activation a
 // fused node applies.
 std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph::Node& act);
+// `fused` (a fused form with fused_ops [BiasAdd], no activation and no addend yet) followed by
+// an add of `addend`, a tensor of its output's shape: the same node with kFusedAddend, reading
+// `addend` as its last input. In float32 the sum rounds as the two nodes' would (the main op and
+// bias, rounded, plus the addend); stored at a lower precision in between, it would not.
+std::optional<graph::Node> fuse_addend(const graph::Node& fused, const graph::TensorRef& addend);
 
 }  // namespace tfjsi::ops

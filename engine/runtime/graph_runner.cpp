@@ -463,12 +463,22 @@ class Run {
     }
     const bool fused = pn.fused && fuses(i);
     const graph::Node& kernel = fused ? *pn.fused : node;
-    // A fused kernel's inputs past the node's own are weights (a bias): the plan made sure.
+    // A fused kernel's inputs past the node's own are weights (a bias) or values made before it
+    // (an addend) that a later node of the chain reads too: the plan made sure.
     std::vector<Value> extra;
     std::vector<const Value*> all_in;
     if (fused && kernel.inputs.size() > in.size()) {
-      for (std::size_t k = in.size(); k < kernel.inputs.size(); ++k)
-        extra.push_back(Value{r_.weights[kernel.inputs[k].node], {}, {}});
+      extra.reserve(kernel.inputs.size() - in.size());
+      for (std::size_t k = in.size(); k < kernel.inputs.size(); ++k) {
+        const graph::TensorRef& ref = kernel.inputs[k];
+        if (g_.nodes[ref.node].op == "Const") {
+          extra.push_back(Value{r_.weights[ref.node], {}, {}});
+          continue;
+        }
+        std::optional<Value>* v = lookup(ref.node, ref.output, 0, nullptr);
+        if (!v || !*v) fail(node, "the value its fused kernel adds is not there");
+        extra.push_back(**v);
+      }
       all_in.assign(in.begin(), in.end());
       for (const Value& v : extra) all_in.push_back(&v);
       in = all_in;

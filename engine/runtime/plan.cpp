@@ -215,6 +215,8 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
   // its only output while that reader is on the same backend and the backend can take it in. Not
   // in TF1 control flow, whose nodes run by frames and iterations rather than straight down
   // `order`.
+  std::vector<int> order_pos(static_cast<std::size_t>(n), INT_MAX);
+  for (int k = 0; k < static_cast<int>(plan.order.size()); ++k) order_pos[plan.order[k]] = k;
   for (int i : plan.order) {
     PlanNode& p = plan.nodes[i];
     if (plan.dynamic || !p.backend || p.fallback || p.executor_op || p.fused_into >= 0) continue;
@@ -236,11 +238,15 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
       std::optional<graph::Node> f =
           p.backend->fuse(kernel, next, through, input_infos(graph, next));
       if (!f) break;
-      // What the fused kernel reads beyond the producer's inputs comes from the weights.
-      bool weights_only = true;
-      for (std::size_t k = graph.nodes[i].inputs.size(); k < f->inputs.size(); ++k)
-        weights_only = weights_only && graph.nodes[f->inputs[k].node].op == "Const";
-      if (!weights_only || !p.backend->supports_inputs(*f, input_infos(graph, *f))) break;
+      // What the fused kernel reads beyond the producer's inputs is a weight or a value made
+      // before the producer runs (a residual connection's), which the chain's reader keeps alive
+      // until after the producer's kernel.
+      bool ready = true;
+      for (std::size_t k = graph.nodes[i].inputs.size(); k < f->inputs.size(); ++k) {
+        const int src = f->inputs[k].node;
+        ready = ready && (graph.nodes[src].op == "Const" || order_pos[src] < order_pos[i]);
+      }
+      if (!ready || !p.backend->supports_inputs(*f, input_infos(graph, *f))) break;
       kernel = std::move(*f);
       pc.fused_into = i;
       pc.fused_through = through;

@@ -6,7 +6,9 @@
 // an add of a tensor or of a Const that is not a vector, the bias first or second), that outputs
 // stay cpu's, that fused nodes run no kernel of their own, that an observer reading every node's
 // output or the `fuse` flag turns it off (the producer's own output is then unactivated), and that
-// a fused kernel that fails on gl runs on cpu with what it took in.
+// a fused kernel that fails on gl runs on cpu with what it took in. The add of a residual
+// connection (a tensor of the output's shape made before the convolution) goes into a fused
+// convolution with its bias; not one made after it, not a broadcast, not in fp16 following webgl.
 #include <QtTest>
 
 #include <cmath>
@@ -17,6 +19,7 @@
 #include "gl/gl_test_util.h"
 #include "graph/build.h"
 #include "ops/attr.h"
+#include "ops/fusion.h"
 #include "runtime/executor.h"
 #include "runtime/graph_builder.h"
 #include "support/kernel_inputs.h"
@@ -55,6 +58,12 @@ class Watch final : public Observer {
 // x -> Conv2D -> AddV2(., b) -> Prelu(alpha): one _FusedConv2D [BiasAdd, Prelu]
 // x -> Conv2D -> AddV2(., x), and -> Conv2D -> AddV2(., a [1,5,7,6] Const): not fused
 // x -> Sub(x, b) -> Prelu(x): not fused (the alpha is not a Const)
+// x -> _FusedConv2D [BiasAdd] -> AddV2(x, .) -> Relu: one kernel adding x (a residual
+//   connection, ops::kFusedAddend) before the Relu
+// s3 = Sub(x, b); x -> Conv2D -> AddV2(., b) -> AddV2(., s3) -> Prelu(alpha): one kernel; the
+//   alpha is input 3, the addend s3 input 4
+// x -> _FusedConv2D [BiasAdd] -> AddV2(., late), `late` made after the convolution: not fused
+// x -> _FusedConv2D [BiasAdd] -> AddV2(., row [1,1,7,6] Const), a broadcast: not fused
 graph::Graph make_graph() {
   test::GraphBuilder g;
   const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
@@ -106,10 +115,33 @@ graph::Graph make_graph() {
   g.output("sub2_prelu", g.add("sub2_prelu", "Prelu", {sub2, x}));
   const auto c4 = g.add("c4", "Conv2D", {x, f6}, same);
   g.output("c4_add_big", g.add("c4_add_big", "AddV2", {c4, weights("big", {1, 5, 7, 6}, 15)}));
+  const std::map<std::string, graph::AttrValue, std::less<>> biased{
+      {"strides", std::vector<std::int64_t>{1, 1, 1, 1}},
+      {"padding", std::string("SAME")},
+      {"fused_ops", std::vector<std::string>{"BiasAdd"}},
+      {"num_args", std::int64_t{1}}};
+  const auto res = g.add("res", "_FusedConv2D", {x, f6, b}, biased);
+  const auto res_add = g.add("res_add", "AddV2", {x, res});
+  g.output("res_relu", g.add("res_relu", "Relu", {res_add}));
+  const auto s3 = g.add("s3", "Sub", {x, b});
+  const auto c6 = g.add("c6", "Conv2D", {x, f6}, same);
+  const auto c6_bias = g.add("c6_bias", "AddV2", {c6, b});
+  const auto c6_res = g.add("c6_res", "AddV2", {c6_bias, s3});
+  g.output("c6_prelu", g.add("c6_prelu", "Prelu", {c6_res, alpha}));
+  const auto c7 = g.add("c7", "_FusedConv2D", {x, f6, b}, biased);
+  const auto late = g.add("late", "Sub", {x, b});
+  g.output("c7_res", g.add("c7_res", "AddV2", {c7, late}));
+  const auto c8 = g.add("c8", "_FusedConv2D", {x, f6, b}, biased);
+  g.output("c8_row", g.add("c8_row", "AddV2", {c8, weights("row", {1, 1, 7, 6}, 16)}));
   graph::Graph graph = g.take();
-  // Float ops, as the converter writes them.
+  // Float ops, as the converter writes them; the inputs' shapes, as a model's signature gives
+  // them (an addend is taken in only where shape inference knows it is of the output's shape).
   for (auto& n : graph.nodes)
     if (n.op != "Placeholder" && n.op != "Const") n.attrs["T"] = graph::TypeAttr{"DT_FLOAT"};
+  for (const auto& in : graph.inputs) {
+    graph.nodes[in.ref.node].attrs["shape"] = in.shape;
+    graph.nodes[in.ref.node].attrs["dtype"] = graph::TypeAttr{"DT_FLOAT"};
+  }
   graph::infer_shapes(graph);
   return graph;
 }
@@ -159,14 +191,14 @@ class GlFusionTest : public QObject {
     Executor ex(e.engine, graph_);
     e.engine.set_backend("cpu");
     want_ = ex.run(inputs_);
-    QCOMPARE(want_.size(), std::size_t{13});
+    QCOMPARE(want_.size(), std::size_t{17});
   }
 
   void plan_fuses_what_it_can() {
     GlEngine e;
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
-    QCOMPARE(p.fusions, 11);
+    QCOMPARE(p.fusions, 16);
     auto node = [&](const char* name) -> const PlanNode& {
       for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (graph_.nodes[i].name == name) return p.nodes[i];
@@ -199,9 +231,35 @@ class GlFusionTest : public QObject {
     QVERIFY(node("mm_bias").fused_into >= 0);
     for (const char* n : {"c3", "c4"}) QVERIFY(!node(n).fused);
     for (const char* n : {"c3_add_x", "c4_add_big"}) QVERIFY(node(n).fused_into < 0);
+    // Residual connections: the addend is the fused node's last input, after Prelu's alpha.
+    auto input_name = [&](const char* name, std::size_t k) {
+      return graph_.nodes[node(name).fused->inputs.at(k).node].name;
+    };
+    auto has_addend = [&](const char* name) {
+      return node(name).fused && ops::attr<bool>(*node(name).fused, ops::kFusedAddend, false);
+    };
+    QVERIFY(has_addend("res"));
+    QCOMPARE(fused_ops("res"), (std::vector<std::string>{"BiasAdd", "Relu"}));
+    QCOMPARE(node("res").fused->inputs.size(), std::size_t{4});
+    QCOMPARE(input_name("res", 3), std::string("x"));
+    QCOMPARE(node("res_add").fused_through, 1);
+    QVERIFY(node("res_relu").fused_into == node("res_add").fused_into);
+    QVERIFY(has_addend("c6"));
+    QCOMPARE(fused_ops("c6"), (std::vector<std::string>{"BiasAdd", "Prelu"}));
+    QCOMPARE(input_name("c6", 3), std::string("alpha"));
+    QCOMPARE(input_name("c6", 4), std::string("s3"));
+    QCOMPARE(ops::attr<std::int64_t>(*node("c6").fused, "num_args"), std::int64_t{3});
+    for (const char* n : {"c7", "c8"}) QVERIFY(!node(n).fused);
+    for (const char* n : {"c7_res", "c8_row"}) QVERIFY(node(n).fused_into < 0);
     // cpu offers nothing: its plan fuses no pair.
     e.engine.set_backend("cpu");
     QCOMPARE(ex.plan().fusions, 0);
+    // fp16 that follows TF.js webgl stores what TF.js stores: no addend is taken in.
+    e.engine.set_backend("gl");
+    e.engine.set_precision(Precision::Fp16);
+    const Plan& half = ex.plan();
+    for (const auto& pn : half.nodes)
+      QVERIFY(!pn.fused || !ops::attr<bool>(*pn.fused, ops::kFusedAddend, false));
   }
 
   void fused_run_matches_cpu() {
@@ -209,15 +267,19 @@ class GlFusionTest : public QObject {
     Watch watch(false);
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fused");
-    for (const char* k : {"relu6", "leaky", "sigmoid", "prelu", "c2_add", "c2_relu6", "dw_add",
-                          "dw_relu", "mm_bias", "c5_add", "c5_prelu"})
-      QCOMPARE(watch.ran_on[k], "fused");
+    for (const char* k :
+         {"relu6", "leaky", "sigmoid", "prelu", "c2_add", "c2_relu6", "dw_add", "dw_relu",
+          "mm_bias", "c5_add", "c5_prelu", "res_add", "res_relu", "c6_bias", "c6_res", "c6_prelu"})
+      QVERIFY2(watch.ran_on[k] == "fused",
+               (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
     // Observers learn whose kernel computed a fused node.
     QCOMPARE(watch.fused_into["c2_relu6"], "c2");
     QCOMPARE(watch.fused_into["dw_add"], "dw");
     QVERIFY(!watch.fused_into.count("c2"));
-    for (const char* k : {"add", "sub", "conv", "mul", "relu", "max", "c2", "dw", "mm", "c3",
-                          "c3_add_x", "c4", "c4_add_big", "c5", "sub2", "sub2_prelu"})
+    for (const char* k :
+         {"add", "sub", "conv",     "mul", "relu",       "max",    "c2",   "dw",
+          "mm",  "c3",  "c3_add_x", "c4",  "c4_add_big", "c5",     "sub2", "sub2_prelu",
+          "res", "s3",  "c6",       "c7",  "late",       "c7_res", "c8",   "c8_row"})
       QCOMPARE(watch.ran_on[k], "gl");
   }
 
@@ -255,6 +317,10 @@ class GlFusionTest : public QObject {
                            << "prelu";
     QTest::newRow("bias first") << "dw"
                                 << "dw_add";
+    QTest::newRow("addend") << "res"
+                            << "res_relu";
+    QTest::newRow("prelu and addend") << "c6"
+                                      << "c6_prelu";
   }
   void failing_fused_kernel_runs_on_cpu() {
     QFETCH(QString, producer);

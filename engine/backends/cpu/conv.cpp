@@ -61,7 +61,7 @@ void conv2d_nhwc(const float* x, const float* filter, const ops::Window& g, std:
 
 std::vector<HostTensor> conv2d(const KernelContext& ctx, bool fused) {
   const graph::Node& node = ctx.node;
-  nn::expect_inputs(ctx, 2, fused ? 4 : 2);
+  nn::expect_inputs(ctx, 2, fused ? 5 : 2);  // bias, Prelu alpha, addend
   const HostTensor& x = nn::float_input(ctx, 0, 4, "input");
   const HostTensor& f = nn::float_input(ctx, 1, 4, "filter");
   // TF.js's fused conv2d takes NHWC only; plain Conv2D also NCHW.

@@ -79,7 +79,7 @@ void depthwise_row(const DepthwiseArgs& a, std::int64_t n, std::int64_t oy) {
 
 std::vector<HostTensor> depthwise(const KernelContext& ctx, bool fused) {
   const graph::Node& node = ctx.node;
-  nn::expect_inputs(ctx, 2, fused ? 4 : 2);
+  nn::expect_inputs(ctx, 2, fused ? 5 : 2);  // bias, Prelu alpha, addend
   const HostTensor& x = nn::float_input(ctx, 0, 4, "input");
   const HostTensor& f = nn::float_input(ctx, 1, 4, "filter");
   nn::expect_nhwc(node);

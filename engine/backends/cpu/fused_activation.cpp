@@ -1,5 +1,7 @@
 #include "backends/cpu/fused_activation.h"
 
+#include <algorithm>
+
 #include "backends/cpu/nn_util.h"
 #include "backends/cpu/simd.h"
 
@@ -80,6 +82,15 @@ FusedOps::FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_s
   };
   bias_ = read(ops::FusedEpilogue::kBiasInput, "bias");
   if (e.prelu()) alpha_ = read(ops::FusedEpilogue::kAlphaInput, "prelu alpha");
+  if (e.addend) {
+    // Added element by element after the main op, so the output is finished in apply_all.
+    const HostTensor& a = nn::float_input(ctx, e.addend_input(), -1, "addend");
+    if (!std::equal(a.shape.begin(), a.shape.end(), out_shape.begin(), out_shape.end()))
+      nn::fail(node, "the addend " + shape_to_string(a.shape) + " is not of the output's shape " +
+                         shape_to_string(Shape(out_shape.begin(), out_shape.end())));
+    addend_ = a.values<float>();
+    per_channel_ = false;
+  }
 }
 
 Epilogue FusedOps::epilogue() const {
@@ -96,6 +107,7 @@ void FusedOps::apply_all(std::span<float> out) const {
   for (std::size_t i = 0; i < out.size(); ++i) {
     float v = out[i];
     if (nb) v += bias_[i % nb];
+    if (!addend_.empty()) v += addend_[i];
     switch (act_) {
       case Activation::None:
         break;

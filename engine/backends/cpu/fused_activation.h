@@ -45,22 +45,24 @@ struct Epilogue {
 };
 
 // The extra work of a fused node: its epilogue as ops::fused_epilogue reads it, with the bias and
-// Prelu alpha inputs kept as broadcast periods over the output (see broadcast_period).
+// Prelu alpha inputs kept as broadcast periods over the output (see broadcast_period), and the
+// addend (ops::kFusedAddend) as the input tensor it is.
 class FusedOps {
  public:
   // Reads the node; the output shape is needed to check and expand the broadcasts.
   FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_shape);
 
-  // True when bias and alpha are per output channel (or absent), so the main op can apply them
-  // while its output is still in cache.
+  // True when bias and alpha are per output channel (or absent) and there is no addend, so the
+  // main op can apply them while its output is still in cache.
   bool per_channel() const { return per_channel_; }
   // The per-channel epilogue; valid while this object lives and per_channel() holds.
   Epilogue epilogue() const;
-  // Applies bias and activation to a whole output (the path for other broadcasts).
+  // Applies bias, addend and activation to a whole output (the path for everything else).
   void apply_all(std::span<float> out) const;
 
  private:
   std::vector<float> bias_, alpha_;
+  std::span<const float> addend_;  // the input's, which outlives the kernel's run
   Activation act_ = Activation::None;
   float leaky_alpha_ = 0.2f;
   bool per_channel_ = true;

@@ -18,7 +18,7 @@ namespace {
 std::vector<HostTensor> matmul(const KernelContext& ctx, bool fused, const char* ta_key,
                                const char* tb_key) {
   const graph::Node& node = ctx.node;
-  nn::expect_inputs(ctx, 2, fused ? 4 : 2);
+  nn::expect_inputs(ctx, 2, fused ? 5 : 2);  // bias, Prelu alpha, addend
   // TF.js multiplies int32 matrices too (index arithmetic in some models), into int32.
   const bool ints = ctx.inputs.size() >= 2 && ctx.inputs[0].dtype == DType::Int32 &&
                     ctx.inputs[1].dtype == DType::Int32 && !fused;

@@ -2,9 +2,10 @@
 // delegate does: a bias add of a constant vector per output channel into the convolution or
 // matrix product before it (which becomes its fused form with a BiasAdd), and an activation
 // (Relu-like, or Prelu with a constant alpha per channel) into the binary op or fused convolution
-// before it. The fused convolutions and products are made by ops/fusion.h's rules. On llvmpipe an
-// elementwise node costs its texel count in image stores; what a kernel takes in costs next to
-// nothing.
+// before it. Beyond the delegate: the add of a residual connection into the fused convolution or
+// product before it (ops::fuse_addend). The fused convolutions and products are made by
+// ops/fusion.h's rules. On llvmpipe an elementwise node costs its texel count in image stores; what
+// a kernel takes in costs next to nothing.
 #include <array>
 #include <string_view>
 
@@ -45,6 +46,19 @@ std::optional<graph::TensorRef> bias_of(const graph::Node& next, int through,
   return next.inputs[1 - through];
 }
 
+// `next` adds to input `through` a float tensor of exactly its shape (no broadcast), both
+// shapes known: the addend of a residual connection.
+std::optional<graph::TensorRef> addend_of(const graph::Node& next, int through,
+                                          std::span<const graph::TensorInfo* const> inputs) {
+  if ((next.op != "Add" && next.op != "AddV2") || next.inputs.size() != 2 || through < 0 ||
+      through > 1 || inputs.size() != 2 || !inputs[0] || !inputs[1])
+    return {};
+  const graph::TensorInfo &mine = *inputs[through], &other = *inputs[1 - through];
+  if (mine.dtype != DType::Float32 || other.dtype != DType::Float32) return {};
+  if (!mine.shape.fully_known() || mine.shape != other.shape) return {};
+  return next.inputs[1 - through];
+}
+
 }  // namespace
 
 std::optional<graph::Node> GlBackend::fuse(
@@ -67,6 +81,15 @@ std::optional<graph::Node> GlBackend::fuse(
     auto fused = ops::fuse_bias(producer, *bias);
     if (!fused) return std::nullopt;
     return marked(std::move(*fused));
+  }
+  // A residual connection: a fused convolution or product with its bias, followed by the add of
+  // a tensor of the same shape, adds it before its store (one pass over the output less). Not
+  // when fp16 follows TF.js webgl, which stores the sum's first operand at half precision.
+  if (ops::has_fused_epilogue(producer.op) && !follow) {
+    if (const auto addend = addend_of(next, through, next_inputs)) {
+      if (auto fused = ops::fuse_addend(producer, *addend)) return std::move(*fused);
+      return std::nullopt;
+    }
   }
   // An activation: the activations of common.glsl that cpu's fused kernels know too. Prelu's
   // alpha (its input 1, a Const per channel as the plan and supports_inputs check) becomes the

@@ -44,8 +44,10 @@ bool filter_loops_fit(InputInfos inputs, bool depthwise) {
   return d[2] < 0 || conv_iterations(d[0], d[1], d[2]) <= kMaxLoopIterations;
 }
 
-// Fills the epilogue's #defines and uniforms and binds bias (in2) and Prelu alpha (in3).
-void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fused) {
+// Fills the epilogue's #defines and uniforms and binds bias (in2), Prelu alpha (in3) and the
+// addend (the last input), which must have the output's shape.
+void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool fused) {
+  const std::int64_t channels = out_shape.empty() ? 1 : out_shape.back();
   const ops::FusedEpilogue e =
       fused ? ops::fused_epilogue(c.node(), c.num_inputs()) : ops::FusedEpilogue{};
   const std::size_t want = 2 + e.extra_inputs();
@@ -67,9 +69,21 @@ void add_epilogue(OpContext& c, KernelCall& call, std::int64_t channels, bool fu
         &c.per_channel_tex(ops::FusedEpilogue::kAlphaInput, channels, "prelu alpha"));
     alpha_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   }
+  // The addend is a #define: it adds an input, so a kernel with one is another program anyway.
+  if (e.addend) {
+    const std::size_t k = e.addend_input();
+    if (c.shape(k) != out_shape)
+      c.unsupported("an addend " + shape_to_string(c.shape(k)) +
+                    " that is not of the output's "
+                    "shape " +
+                    shape_to_string(out_shape));
+    call.inputs.push_back(&c.tex(k));
+    call.defines += "#define load_addend load_in" + std::to_string(call.inputs.size() - 1) + "\n";
+  }
   call.set_int("HAS_BIAS", e.bias ? 1 : 0);
-  call.defines +=
-      def("BIAS_SPLAT", std::int64_t{bias_splat}) + def("ALPHA_SPLAT", std::int64_t{alpha_splat});
+  call.defines += def("BIAS_SPLAT", std::int64_t{bias_splat}) +
+                  def("ALPHA_SPLAT", std::int64_t{alpha_splat}) +
+                  def("ADDEND", std::int64_t{e.addend});
   set_activation(call, activation_code(e.activation), e.leaky_alpha);
   call.extra += shader_source("epilogue.glsl");
 }
@@ -197,7 +211,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
       set_window_taps(call, w);
     call.defines += def("PW", kConvPixels) + def("PS", slices) +
                     def("IN0_FEW_LANES", stem ? x[3] : std::int64_t{0});
-    add_epilogue(c, call, f[3], fused);
+    add_epilogue(c, call, out_shape, fused);
     auto out = c.output(out_shape);
     call.output = out.get();
     // One row of 64 invocations per group: the slice block (y) is then the same for the group.
@@ -215,7 +229,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   // Shapes as #defines: its implicit im2col divides by them for every element it stages.
   call.static_shapes = true;
   call.defines = window_defines(w) + def("CONV", std::int64_t{1});
-  add_epilogue(c, call, f[3], fused);
+  add_epilogue(c, call, out_shape, fused);
   auto out = c.output(out_shape);
   call.output = out.get();
   call.grid = gemm_grid(x[0] * w.out_h * w.out_w, f[3], 1);
@@ -264,7 +278,7 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
     call.shader = "depthwise.comp";
     call.defines += def("MULT", f[3]);
   }
-  add_epilogue(c, call, out_shape[3], fused);
+  add_epilogue(c, call, out_shape, fused);
   auto out = c.output(out_shape);
   call.output = out.get();
   c.dispatch(call);
@@ -341,7 +355,7 @@ std::vector<runtime::TensorView> matmul(OpContext& c, bool fused) {
   require_loops_fit(c, product_iterations(k), "a sum over " + std::to_string(k) + " products");
   KernelCall call;
   call.inputs = {&c.tex(0), &c.tex(1)};
-  add_epilogue(c, call, n, fused);
+  add_epilogue(c, call, out_shape, fused);
   auto out = c.output(out_shape);
   call.output = out.get();
   if (!ta && !tb && m <= kGemvRows) {

@@ -46,15 +46,17 @@ Fused fused_activation(const ops::FusedEpilogue& e) {
   return f;
 }
 
+// An addend (ops::kFusedAddend, which only gl's fusion makes) is not taken.
 bool fused_ops_fit(const graph::Node& node) {
-  return ops::try_fused_epilogue(node, node.inputs.size()).has_value();
+  const auto e = ops::try_fused_epilogue(node, node.inputs.size());
+  return e && !e->addend;
 }
 
 std::optional<Fused> read_fused(const graph::Node& node, std::size_t num_inputs,
                                 std::int64_t channels,
                                 const std::function<const HostTensor*(std::size_t)>& input) {
   const auto e = ops::try_fused_epilogue(node, num_inputs);
-  if (!e) return std::nullopt;
+  if (!e || e->addend) return std::nullopt;
   Fused f = fused_activation(*e);
   if (!e->bias) return f;
   const HostTensor* bias = input(ops::FusedEpilogue::kBiasInput);

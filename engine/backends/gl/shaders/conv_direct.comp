@@ -76,6 +76,7 @@ void main() {
     int s = s0 + k;
     if (s >= OUT_C4) break;
     for (int p = 0; p < PW; ++p)
-      if (ow0 + p < OUT_W) store_out(n, oh, ow0 + p, s, epilogue(acc[p * PS + k], s));
+      if (ow0 + p < OUT_W)
+        store_out(n, oh, ow0 + p, s, epilogue(acc[p * PS + k], n, oh, ow0 + p, s));
   }
 }

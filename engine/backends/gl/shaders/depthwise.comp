@@ -57,5 +57,5 @@ void main() {
   } else {
     TAPS(mad_f64)
   }
-  store_out(n, h, w, s, epilogue(acc, s));
+  store_out(n, h, w, s, epilogue(acc, n, h, w, s));
 }

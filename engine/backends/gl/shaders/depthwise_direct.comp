@@ -50,5 +50,5 @@ void main() {
     TAPS(MAD_F64)
   }
   for (int p = 0; p < PW; ++p)
-    if (ow0 + p < OUT_W) store_out(n, oh, ow0 + p, s, epilogue(acc[p], s));
+    if (ow0 + p < OUT_W) store_out(n, oh, ow0 + p, s, epilogue(acc[p], n, oh, ow0 + p, s));
 }

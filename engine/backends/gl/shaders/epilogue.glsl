@@ -1,9 +1,11 @@
-// The bias and activation of fused nodes. HAS_BIAS, a uniform, adds in2 ([C] or a scalar:
-// BIAS_SPLAT); without a bias in2 is a stand-in whose value is never used, so that both are one
-// program. ACT (a #define, set_activation in C++) is ACT_LINEAR for none, relu, relu6 and leaky
-// (its uniforms ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU reading the alpha from in3
-// (ALPHA_SPLAT when a scalar), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
-vec4 epilogue(vec4 acc, int s) {
+// The bias, addend and activation of fused nodes, for the output texel (n, h, w, s). HAS_BIAS, a
+// uniform, adds in2 ([C] or a scalar: BIAS_SPLAT); without a bias in2 is a stand-in whose value
+// is never used, so that both are one program. ADDEND (a #define) adds the texel of the output's
+// own shape that load_addend reads (a residual connection's, ops::kFusedAddend), after the bias
+// as the Add node after the kernel would. ACT (a #define, set_activation in C++) is ACT_LINEAR
+// for none, relu, relu6 and leaky (its uniforms ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU
+// reading the alpha from in3 (ALPHA_SPLAT when a scalar), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
+vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
   if (HAS_BIAS != 0) {
 #if BIAS_SPLAT
     acc += vec4(load_in2(0, 0, 0, 0).x);
@@ -11,6 +13,9 @@ vec4 epilogue(vec4 acc, int s) {
     acc += load_in2(0, 0, 0, s);
 #endif
   }
+#if ADDEND
+  acc += load_addend(n, h, w, s);
+#endif
 #if ACT == ACT_LINEAR
   return act_linear(acc, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
 #elif ACT == ACT_PRELU

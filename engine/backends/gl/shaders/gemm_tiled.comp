@@ -40,7 +40,8 @@ vec4 load_b(int k, int s, int bz) {
 }
 void store_row(int row, int bz, int s, vec4 v) {
   int ow = row % OUT_W, t = row / OUT_W;
-  store_out(t / OUT_H, t % OUT_H, ow, s, epilogue(v, s));
+  int n = t / OUT_H, h = t % OUT_H;
+  store_out(n, h, ow, s, epilogue(v, n, h, ow, s));
 }
 #else
 #define ROWS OUT_W
@@ -52,7 +53,8 @@ vec4 load_b(int k, int s, int bz) {
   return load_in1(g_bn, g_bh, k, s);
 }
 void store_row(int row, int bz, int s, vec4 v) {
-  store_out(bz / OUT_H, bz % OUT_H, row, s, epilogue(v, s));
+  int n = bz / OUT_H, h = bz % OUT_H;
+  store_out(n, h, row, s, epilogue(v, n, h, row, s));
 }
 #endif
 

@@ -49,5 +49,5 @@ void main() {
       }
     }
   }
-  for (int m = 0; m < M; ++m) store_out(n, h, m, s, epilogue(acc[m], s));
+  for (int m = 0; m < M; ++m) store_out(n, h, m, s, epilogue(acc[m], n, h, m, s));
 }

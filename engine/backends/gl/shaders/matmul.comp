@@ -57,5 +57,5 @@ void main() {
       }
     }
   }
-  store_out(n, h, m, s, epilogue(acc, s));
+  store_out(n, h, m, s, epilogue(acc, n, h, m, s));
 }
