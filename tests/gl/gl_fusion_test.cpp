@@ -64,6 +64,8 @@ class Watch final : public Observer {
 //   alpha is input 3, the addend s3 input 4
 // x -> _FusedConv2D [BiasAdd] -> AddV2(., late), `late` made after the convolution: not fused
 // x -> _FusedConv2D [BiasAdd] -> AddV2(., row [1,1,7,6] Const), a broadcast: not fused
+// x -> FusedDepthwiseConv2dNative [BiasAdd] -> AddV2(., x), and m -> _FusedMatMul [BiasAdd] ->
+//   AddV2(., m5): the addend in the depthwise and matrix-vector kernels
 graph::Graph make_graph() {
   test::GraphBuilder g;
   const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
@@ -133,6 +135,16 @@ graph::Graph make_graph() {
   g.output("c7_res", g.add("c7_res", "AddV2", {c7, late}));
   const auto c8 = g.add("c8", "_FusedConv2D", {x, f6, b}, biased);
   g.output("c8_row", g.add("c8_row", "AddV2", {c8, weights("row", {1, 1, 7, 6}, 16)}));
+  const auto dwr =
+      g.add("dwr", "FusedDepthwiseConv2dNative", {x, weights("dwrf", {3, 3, 6, 1}, 17), b}, biased);
+  g.output("dwr_add", g.add("dwr_add", "AddV2", {dwr, x}));
+  const auto m5 = g.placeholder("m5", DType::Float32, {3, 5});
+  const auto mmr = g.add("mmr", "_FusedMatMul", {m, weights("mrw", {6, 5}, 18), cb},
+                         {{"transpose_a", false},
+                          {"transpose_b", false},
+                          {"fused_ops", std::vector<std::string>{"BiasAdd"}},
+                          {"num_args", std::int64_t{1}}});
+  g.output("mmr_add", g.add("mmr_add", "AddV2", {mmr, m5}));
   graph::Graph graph = g.take();
   // Float ops, as the converter writes them; the inputs' shapes, as a model's signature gives
   // them (an addend is taken in only where shape inference knows it is of the output's shape).
@@ -154,7 +166,8 @@ class GlFusionTest : public QObject {
   Q_OBJECT
   graph::Graph graph_ = make_graph();
   NamedTensors inputs_{{"x", test::random_tensor({1, 5, 7, 6}, 5, -8.f, 8.f)},
-                       {"m", test::random_tensor({3, 6}, 6, -4.f, 4.f)}};
+                       {"m", test::random_tensor({3, 6}, 6, -4.f, 4.f)},
+                       {"m5", test::random_tensor({3, 5}, 7, -4.f, 4.f)}};
   std::vector<HostTensor> want_;
 
   // Runs the graph on gl with `watch` attached.
@@ -191,14 +204,14 @@ class GlFusionTest : public QObject {
     Executor ex(e.engine, graph_);
     e.engine.set_backend("cpu");
     want_ = ex.run(inputs_);
-    QCOMPARE(want_.size(), std::size_t{17});
+    QCOMPARE(want_.size(), std::size_t{19});
   }
 
   void plan_fuses_what_it_can() {
     GlEngine e;
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
-    QCOMPARE(p.fusions, 16);
+    QCOMPARE(p.fusions, 18);
     auto node = [&](const char* name) -> const PlanNode& {
       for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (graph_.nodes[i].name == name) return p.nodes[i];
@@ -249,6 +262,7 @@ class GlFusionTest : public QObject {
     QCOMPARE(input_name("c6", 3), std::string("alpha"));
     QCOMPARE(input_name("c6", 4), std::string("s3"));
     QCOMPARE(ops::attr<std::int64_t>(*node("c6").fused, "num_args"), std::int64_t{3});
+    QVERIFY(has_addend("dwr") && has_addend("mmr"));
     for (const char* n : {"c7", "c8"}) QVERIFY(!node(n).fused);
     for (const char* n : {"c7_res", "c8_row"}) QVERIFY(node(n).fused_into < 0);
     // cpu offers nothing: its plan fuses no pair.
@@ -267,9 +281,9 @@ class GlFusionTest : public QObject {
     Watch watch(false);
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fused");
-    for (const char* k :
-         {"relu6", "leaky", "sigmoid", "prelu", "c2_add", "c2_relu6", "dw_add", "dw_relu",
-          "mm_bias", "c5_add", "c5_prelu", "res_add", "res_relu", "c6_bias", "c6_res", "c6_prelu"})
+    for (const char* k : {"relu6", "leaky", "sigmoid", "prelu", "c2_add", "c2_relu6", "dw_add",
+                          "dw_relu", "mm_bias", "c5_add", "c5_prelu", "res_add", "res_relu",
+                          "c6_bias", "c6_res", "c6_prelu", "dwr_add", "mmr_add"})
       QVERIFY2(watch.ran_on[k] == "fused",
                (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
     // Observers learn whose kernel computed a fused node.
@@ -277,9 +291,9 @@ class GlFusionTest : public QObject {
     QCOMPARE(watch.fused_into["dw_add"], "dw");
     QVERIFY(!watch.fused_into.count("c2"));
     for (const char* k :
-         {"add", "sub", "conv",     "mul", "relu",       "max",    "c2",   "dw",
-          "mm",  "c3",  "c3_add_x", "c4",  "c4_add_big", "c5",     "sub2", "sub2_prelu",
-          "res", "s3",  "c6",       "c7",  "late",       "c7_res", "c8",   "c8_row"})
+         {"add", "sub",      "conv", "mul",        "relu", "max",    "c2",         "dw",  "mm",
+          "c3",  "c3_add_x", "c4",   "c4_add_big", "c5",   "sub2",   "sub2_prelu", "res", "s3",
+          "c6",  "c7",       "late", "c7_res",     "c8",   "c8_row", "dwr",        "mmr"})
       QCOMPARE(watch.ran_on[k], "gl");
   }
 
