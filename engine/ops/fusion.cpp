@@ -66,6 +66,12 @@ FusedEpilogue fused_epilogue(const graph::Node& node, std::size_t num_inputs) {
          std::string(e.addend ? " and an addend" : "") + " needs " +
          std::to_string(e.extra_inputs()) + " extra inputs, got " + std::to_string(num_args));
   e.leaky_alpha = attr<float>(node, "leakyrelu_alpha", 0.2f);
+  if (const auto scale = try_attr<float>(node, kFusedHardSwishScale)) {
+    if (e.activation != Activation::None) fail("a hard swish after another activation");
+    e.activation = Activation::HardSwish;
+    e.hard_swish_scale = *scale;
+    e.hard_swish_shift = attr<float>(node, kFusedHardSwishShift, 3.f);
+  }
   return e;
 }
 
@@ -78,6 +84,8 @@ std::optional<FusedEpilogue> try_fused_epilogue(const graph::Node& node, std::si
 }
 
 std::optional<Activation> activation_node(const graph::Node& act) {
+  if (act.op == kHardSwishOp)
+    return act.inputs.size() == 1 ? std::optional(Activation::HardSwish) : std::nullopt;
   const std::optional<Activation> a = fused_activation(act.op);
   if (!a || *a == Activation::None) return std::nullopt;
   if (act.inputs.size() != (*a == Activation::Prelu ? 2u : 1u)) return std::nullopt;
@@ -115,6 +123,11 @@ std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph
   const auto e = try_fused_epilogue(fused, fused.inputs.size());
   if (!e || !e->bias || e->activation != Activation::None) return std::nullopt;
   graph::Node out = fused;
+  if (*a == Activation::HardSwish) {
+    out.attrs[std::string(kFusedHardSwishScale)] = attr<float>(act, "scale");
+    out.attrs[std::string(kFusedHardSwishShift)] = attr<float>(act, "shift");
+    return out;
+  }
   out.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", act.op};
   if (*a == Activation::LeakyRelu) out.attrs["leakyrelu_alpha"] = attr<float>(act, "alpha", 0.2f);
   if (prelu) {
@@ -134,6 +147,71 @@ std::optional<graph::Node> fuse_addend(const graph::Node& fused, const graph::Te
   out.attrs["num_args"] = static_cast<std::int64_t>(e->extra_inputs() + 1);
   out.inputs.push_back(addend);
   return out;
+}
+
+}  // namespace tfjsi::ops
+
+namespace tfjsi::ops {
+namespace {
+
+// The value of `ref` when it is a scalar (one element) float32 Const.
+std::optional<float> scalar_const(const graph::Graph& graph, const graph::TensorRef& ref) {
+  const graph::Node& c = graph.nodes[static_cast<std::size_t>(ref.node)];
+  if (c.op != "Const" || !c.value || c.value->dtype != DType::Float32 ||
+      c.value->num_elements() != 1 || !c.value->buffer)
+    return std::nullopt;
+  return c.value->values<float>()[0];
+}
+
+// The one reader of a node's output, or -1.
+int only(std::span<const int> readers) {
+  return readers.size() == 1 ? readers[0] : -1;
+}
+
+// The scalar Const that `n`, a binary op `op` (or `alt`), combines with a's output, in either
+// order.
+std::optional<float> binary_with_const(const graph::Graph& graph, const graph::Node& n, int a,
+                                       std::string_view op, std::string_view alt = {}) {
+  if ((n.op != op && (alt.empty() || n.op != alt)) || n.inputs.size() != 2) return std::nullopt;
+  for (int k = 0; k < 2; ++k)
+    if (n.inputs[k].node == a && n.inputs[k].output == 0)
+      if (auto v = scalar_const(graph, n.inputs[1 - k])) return v;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<HardSwishNodes> match_hard_swish(
+    const graph::Graph& graph, int x, const std::function<std::span<const int>(int)>& readers) {
+  const std::span<const int> of_x = readers(x);
+  if (of_x.size() != 2) return std::nullopt;
+  HardSwishNodes h;
+  for (int r : of_x) {
+    const graph::Node& n = graph.nodes[static_cast<std::size_t>(r)];
+    if (const auto scale = binary_with_const(graph, n, x, "Mul")) {
+      h.mul = r;
+      h.scale = *scale;
+    } else if (const auto shift = binary_with_const(graph, n, x, "AddV2", "Add")) {
+      h.add = r;
+      h.shift = *shift;
+    }
+  }
+  if (h.mul < 0 || h.add < 0) return std::nullopt;
+  h.relu6 = only(readers(h.add));
+  if (h.relu6 < 0) return std::nullopt;
+  const graph::Node& relu6 = graph.nodes[static_cast<std::size_t>(h.relu6)];
+  if (relu6.op != "Relu6" || relu6.inputs.size() != 1) return std::nullopt;
+  h.out = only(readers(h.relu6));
+  if (h.out < 0 || only(readers(h.mul)) != h.out) return std::nullopt;
+  const graph::Node& out = graph.nodes[static_cast<std::size_t>(h.out)];
+  if (out.op != "Mul" || out.inputs.size() != 2) return std::nullopt;
+  const auto is = [](const graph::TensorRef& r, int node) {
+    return r.node == node && r.output == 0;
+  };
+  if (!(is(out.inputs[0], h.mul) && is(out.inputs[1], h.relu6)) &&
+      !(is(out.inputs[0], h.relu6) && is(out.inputs[1], h.mul)))
+    return std::nullopt;
+  return h;
 }
 
 }  // namespace tfjsi::ops

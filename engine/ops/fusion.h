@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "graph/ir.h"
@@ -15,8 +17,27 @@
 namespace tfjsi::ops {
 
 // The activations a fused node applies, as TF.js's fused kernels do (fused_util's
-// applyActivation): the op of that name (Relu, Relu6, Elu, LeakyRelu, Prelu, Sigmoid).
-enum class Activation : std::uint8_t { None, Relu, Relu6, Elu, LeakyRelu, Prelu, Sigmoid };
+// applyActivation): the op of that name (Relu, Relu6, Elu, LeakyRelu, Prelu, Sigmoid). And ours:
+// HardSwish, the four nodes a converted Keras hard swish is (match_hard_swish), which TF.js runs
+// as such and no fused_ops names (FusedEpilogue::hard_swish_scale says what it computes).
+enum class Activation : std::uint8_t {
+  None,
+  Relu,
+  Relu6,
+  Elu,
+  LeakyRelu,
+  Prelu,
+  Sigmoid,
+  HardSwish
+};
+
+// The op of the stand-in node the plan hands to Backend::fuse for a matched hard swish (never a
+// node of a graph: no backend runs it alone; its attributes "scale" and "shift" are the two
+// Consts), and the attributes (floats) of a fused node that applies it instead of a fused_ops
+// activation. Ours only: the model loader drops "_tfjsi_" attributes from files.
+inline constexpr std::string_view kHardSwishOp = "_tfjsi_HardSwish";
+inline constexpr std::string_view kFusedHardSwishScale = "_tfjsi_hard_swish_scale";
+inline constexpr std::string_view kFusedHardSwishShift = "_tfjsi_hard_swish_shift";
 
 // The activation an op name means, matched without case as TF.js matches fused_ops ("Relu",
 // "relu6", "LeakyRelu"): None for "", nullopt for a name no fused kernel applies.
@@ -36,6 +57,10 @@ struct FusedEpilogue {
   Activation activation = Activation::None;
   float leaky_alpha = 0.2f;  // leakyrelu_alpha: LeakyRelu's slope below zero
   bool addend = false;       // kFusedAddend
+  // HardSwish: y = (x * scale) * relu6(x + shift), each step a float32 operation in that order,
+  // as the converter's four nodes compute it (scale 1/6 and shift 3, or their float16 roundings
+  // in a quantized model).
+  float hard_swish_scale = 1.f / 6.f, hard_swish_shift = 3.f;
 
   static constexpr std::size_t kBiasInput = 2, kAlphaInput = 3;
   bool prelu() const { return activation == Activation::Prelu; }
@@ -55,6 +80,18 @@ std::optional<FusedEpilogue> try_fused_epilogue(const graph::Node& node, std::si
 
 // ---- fusion rules ----
 
+// The nodes of a hard swish of `x` (a node's only output), as the converter writes Keras's:
+// mul = Mul(x, scale), add = AddV2 or Add(x, shift) (either operand order; scale and shift scalar
+// float32 Consts, 1/6 and 3 as Keras writes them), relu6 = Relu6(add), out = Mul(mul, relu6)
+// (either order). `readers(i)`: the nodes that read node i (each once); x must have these two, and
+// each node between them one. Whether a node is also an output is the caller's to check.
+struct HardSwishNodes {
+  int mul = -1, add = -1, relu6 = -1, out = -1;
+  float scale = 0, shift = 0;
+};
+std::optional<HardSwishNodes> match_hard_swish(
+    const graph::Graph& graph, int x, const std::function<std::span<const int>(int)>& readers);
+
 // The activation `act` applies when it is an activation node a fused kernel can take over (an
 // op fused_activation names, with one input, or two for Prelu's alpha); nullopt otherwise.
 std::optional<Activation> activation_node(const graph::Node& act);
@@ -70,8 +107,8 @@ bool has_fused_epilogue(std::string_view op);
 std::optional<graph::Node> fuse_bias(const graph::Node& producer, const graph::TensorRef& bias);
 // `fused` (a fused form with fused_ops [BiasAdd]) followed by the activation node `act` reading
 // its output: fused_ops [BiasAdd, act.op], LeakyRelu's alpha as leakyrelu_alpha, Prelu's alpha
-// (act's input 1) as input 3. nullopt when `fused` has no bias alone or `act` is no activation a
-// fused node applies.
+// (act's input 1) as input 3; for kHardSwishOp, kFusedHardSwishScale and Shift. nullopt when
+// `fused` has no bias alone or `act` is no activation a fused node applies.
 std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph::Node& act);
 // `fused` (a fused form with fused_ops [BiasAdd], no activation and no addend yet) followed by
 // an add of `addend`, a tensor of its output's shape: the same node with kFusedAddend, reading

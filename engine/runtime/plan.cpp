@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/error.h"
+#include "ops/fusion.h"
 #include "ops/refused.h"
 #include "runtime/executor_ops.h"
 
@@ -212,7 +213,8 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
   }
 
   // Chains the backend can run as one kernel (Backend::fuse): from each node, the one reader of
-  // its only output while that reader is on the same backend and the backend can take it in. Not
+  // its only output while that reader is on the same backend and the backend can take it in, or
+  // the four nodes of a hard swish of it (every one of them then forwards the chain's value). Not
   // in TF1 control flow, whose nodes run by frames and iterations rather than straight down
   // `order`.
   std::vector<int> order_pos(static_cast<std::size_t>(n), INT_MAX);
@@ -222,35 +224,82 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
     if (plan.dynamic || !p.backend || p.fallback || p.executor_op || p.fused_into >= 0) continue;
     graph::Node kernel = graph.nodes[i];
     bool took = false;
-    for (int tail = i;;) {
-      const PlanNode& t = plan.nodes[tail];
-      if (graph.nodes[tail].outputs.size() != 1 || t.uses.size() != 1 || t.uses[0] != 1 ||
-          t.consumers.size() != 1)
-        break;
-      const int c = t.consumers[0];
-      PlanNode& pc = plan.nodes[c];
-      const graph::Node& next = graph.nodes[c];
-      if (pc.backend != p.backend || pc.fallback || pc.executor_op || !next.control_inputs.empty())
-        break;
-      int through = -1;
-      for (int k = 0; k < static_cast<int>(next.inputs.size()); ++k)
-        if (next.inputs[k].node == tail) through = k;
+    // Whether node c may run inside the producer's kernel: same backend, its own kernel, no
+    // control edge.
+    auto joinable = [&](int c) {
+      const PlanNode& pc = plan.nodes[c];
+      return pc.backend == p.backend && !pc.fallback && !pc.executor_op && pc.fused_into < 0 &&
+             graph.nodes[c].control_inputs.empty();
+    };
+    // Whether node c makes one value read once, by a node (not a requested output).
+    auto single_use = [&](int c) {
+      const PlanNode& pc = plan.nodes[c];
+      return graph.nodes[c].outputs.size() == 1 && pc.uses.size() == 1 && pc.uses[0] == 1 &&
+             pc.consumers.size() == 1;
+    };
+    auto index_of = [&](const graph::Node& reader, int src) {
+      for (int k = 0; k < static_cast<int>(reader.inputs.size()); ++k)
+        if (reader.inputs[k].node == src) return k;
+      return -1;
+    };
+    // The backend's fused form of `kernel` and `next`, when it can run it.
+    auto offer = [&](const graph::Node& next, int through) -> std::optional<graph::Node> {
       std::optional<graph::Node> f =
           p.backend->fuse(kernel, next, through, input_infos(graph, next));
-      if (!f) break;
+      if (!f) return std::nullopt;
       // What the fused kernel reads beyond the producer's inputs is a weight or a value made
-      // before the producer runs (a residual connection's), which the chain's reader keeps alive
-      // until after the producer's kernel.
-      bool ready = true;
+      // before the producer runs (a residual connection's), which the chain's reader keeps
+      // alive until after the producer's kernel.
       for (std::size_t k = graph.nodes[i].inputs.size(); k < f->inputs.size(); ++k) {
         const int src = f->inputs[k].node;
-        ready = ready && (graph.nodes[src].op == "Const" || order_pos[src] < order_pos[i]);
+        if (graph.nodes[src].op != "Const" && order_pos[src] >= order_pos[i]) return std::nullopt;
       }
-      if (!ready || !p.backend->supports_inputs(*f, input_infos(graph, *f))) break;
-      kernel = std::move(*f);
-      pc.fused_into = i;
-      pc.fused_through = through;
+      if (!p.backend->supports_inputs(*f, input_infos(graph, *f))) return std::nullopt;
+      return f;
+    };
+    auto join = [&](int c, int through) {
+      plan.nodes[c].fused_into = i;
+      plan.nodes[c].fused_through = through;
       ++plan.fusions;
+    };
+    for (int tail = i;;) {
+      const PlanNode& t = plan.nodes[tail];
+      if (graph.nodes[tail].outputs.size() != 1 || t.uses.size() != 1) break;
+      // A hard swish of the chain's value (its four nodes, ops::match_hard_swish), offered to
+      // the backend as one activation.
+      if (t.uses[0] == 2 && t.consumers.size() == 2) {
+        const auto h = ops::match_hard_swish(
+            graph, tail, [&](int c) -> std::span<const int> { return plan.nodes[c].consumers; });
+        if (!h || !single_use(h->mul) || !single_use(h->add) || !single_use(h->relu6)) break;
+
+        bool all = true;
+        for (int c : {h->mul, h->add, h->relu6, h->out}) all = all && joinable(c);
+        if (!all) break;
+        graph::Node act;
+        act.name = graph.nodes[h->out].name;
+        act.op = std::string(ops::kHardSwishOp);
+        act.inputs = {graph::TensorRef{tail, 0}};
+        act.attrs["scale"] = h->scale;
+        act.attrs["shift"] = h->shift;
+        std::optional<graph::Node> f = offer(act, 0);
+        if (!f) break;
+        kernel = std::move(*f);
+        join(h->mul, index_of(graph.nodes[h->mul], tail));
+        join(h->add, index_of(graph.nodes[h->add], tail));
+        join(h->relu6, 0);
+        join(h->out, index_of(graph.nodes[h->out], h->mul));
+        took = true;
+        tail = h->out;
+        continue;
+      }
+      if (!single_use(tail)) break;
+      const int c = t.consumers[0];
+      if (!joinable(c)) break;
+      const int through = index_of(graph.nodes[c], tail);
+      std::optional<graph::Node> f = offer(graph.nodes[c], through);
+      if (!f) break;
+      kernel = std::move(*f);
+      join(c, through);
       took = true;
       tail = c;
     }

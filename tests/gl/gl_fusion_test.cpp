@@ -9,6 +9,7 @@
 // a fused kernel that fails on gl runs on cpu with what it took in. The add of a residual
 // connection (a tensor of the output's shape made before the convolution) goes into a fused
 // convolution with its bias; not one made after it, not a broadcast, not in fp16 following webgl.
+// So do the four nodes of a hard swish after one, unless one of them is read elsewhere.
 #include <QtTest>
 
 #include <cmath>
@@ -66,6 +67,9 @@ class Watch final : public Observer {
 // x -> _FusedConv2D [BiasAdd] -> AddV2(., row [1,1,7,6] Const), a broadcast: not fused
 // x -> FusedDepthwiseConv2dNative [BiasAdd] -> AddV2(., x), and m -> _FusedMatMul [BiasAdd] ->
 //   AddV2(., m5): the addend in the depthwise and matrix-vector kernels
+// x -> _FusedConv2D [BiasAdd] = hx; Mul(hx, s), AddV2(3, hx) -> Relu6, Mul(relu6, mul): a hard
+//   swish (s the float16 rounding of 1/6 a quantized model holds), one kernel
+// the same after gx, its Relu6 also an output: not fused (its AddV2 takes the Relu6 in)
 graph::Graph make_graph() {
   test::GraphBuilder g;
   const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
@@ -145,6 +149,18 @@ graph::Graph make_graph() {
                           {"fused_ops", std::vector<std::string>{"BiasAdd"}},
                           {"num_args", std::int64_t{1}}});
   g.output("mmr_add", g.add("mmr_add", "AddV2", {mmr, m5}));
+  const auto scale = g.scalar_const("scale", 0.166625977f);
+  const auto shift = g.scalar_const("shift", 3.f);
+  const auto hx = g.add("hx", "_FusedConv2D", {x, f6, b}, biased);
+  const auto hmul = g.add("hmul", "Mul", {hx, scale});
+  const auto hadd = g.add("hadd", "AddV2", {shift, hx});
+  const auto hr = g.add("hr", "Relu6", {hadd});
+  g.output("hout", g.add("hout", "Mul", {hr, hmul}));
+  const auto gx = g.add("gx", "_FusedConv2D", {x, f6, b}, biased);
+  const auto gmul = g.add("gmul", "Mul", {gx, scale});
+  const auto gr = g.add("gr", "Relu6", {g.add("gadd", "AddV2", {gx, shift})});
+  g.output("gout", g.add("gout", "Mul", {gmul, gr}));
+  g.output("gr", gr);
   graph::Graph graph = g.take();
   // Float ops, as the converter writes them; the inputs' shapes, as a model's signature gives
   // them (an addend is taken in only where shape inference knows it is of the output's shape).
@@ -204,14 +220,14 @@ class GlFusionTest : public QObject {
     Executor ex(e.engine, graph_);
     e.engine.set_backend("cpu");
     want_ = ex.run(inputs_);
-    QCOMPARE(want_.size(), std::size_t{19});
+    QCOMPARE(want_.size(), std::size_t{22});
   }
 
   void plan_fuses_what_it_can() {
     GlEngine e;
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
-    QCOMPARE(p.fusions, 18);
+    QCOMPARE(p.fusions, 23);
     auto node = [&](const char* name) -> const PlanNode& {
       for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (graph_.nodes[i].name == name) return p.nodes[i];
@@ -263,6 +279,15 @@ class GlFusionTest : public QObject {
     QCOMPARE(input_name("c6", 4), std::string("s3"));
     QCOMPARE(ops::attr<std::int64_t>(*node("c6").fused, "num_args"), std::int64_t{3});
     QVERIFY(has_addend("dwr") && has_addend("mmr"));
+    // The hard swish: its four nodes forward the kernel's value; its Consts become attributes.
+    QCOMPARE(ops::attr<float>(*node("hx").fused, ops::kFusedHardSwishScale), 0.166625977f);
+    QCOMPARE(ops::attr<float>(*node("hx").fused, ops::kFusedHardSwishShift), 3.f);
+    QCOMPARE(node("hx").fused->inputs.size(), std::size_t{3});
+    for (const char* n : {"hmul", "hadd", "hr", "hout"})
+      QVERIFY(node(n).fused_into == node("hadd").fused_into && node(n).fused_into >= 0);
+    QCOMPARE(node("hadd").fused_through, 1);
+    QCOMPARE(node("hout").fused_through, 1);
+    QVERIFY(!node("gx").fused);
     for (const char* n : {"c7", "c8"}) QVERIFY(!node(n).fused);
     for (const char* n : {"c7_res", "c8_row"}) QVERIFY(node(n).fused_into < 0);
     // cpu offers nothing: its plan fuses no pair.
@@ -273,7 +298,8 @@ class GlFusionTest : public QObject {
     e.engine.set_precision(Precision::Fp16);
     const Plan& half = ex.plan();
     for (const auto& pn : half.nodes)
-      QVERIFY(!pn.fused || !ops::attr<bool>(*pn.fused, ops::kFusedAddend, false));
+      QVERIFY(!pn.fused || (!ops::attr<bool>(*pn.fused, ops::kFusedAddend, false) &&
+                            !pn.fused->attr(ops::kFusedHardSwishScale)));
   }
 
   void fused_run_matches_cpu() {
@@ -281,9 +307,10 @@ class GlFusionTest : public QObject {
     Watch watch(false);
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fused");
-    for (const char* k : {"relu6", "leaky", "sigmoid", "prelu", "c2_add", "c2_relu6", "dw_add",
-                          "dw_relu", "mm_bias", "c5_add", "c5_prelu", "res_add", "res_relu",
-                          "c6_bias", "c6_res", "c6_prelu", "dwr_add", "mmr_add"})
+    for (const char* k :
+         {"relu6",   "leaky",   "sigmoid",  "prelu",   "c2_add",   "c2_relu6", "dw_add", "dw_relu",
+          "mm_bias", "c5_add",  "c5_prelu", "res_add", "res_relu", "c6_bias",  "c6_res", "c6_prelu",
+          "dwr_add", "mmr_add", "hmul",     "hadd",    "hr",       "hout",     "gr"})
       QVERIFY2(watch.ran_on[k] == "fused",
                (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
     // Observers learn whose kernel computed a fused node.
@@ -291,10 +318,33 @@ class GlFusionTest : public QObject {
     QCOMPARE(watch.fused_into["dw_add"], "dw");
     QVERIFY(!watch.fused_into.count("c2"));
     for (const char* k :
-         {"add", "sub",      "conv", "mul",        "relu", "max",    "c2",         "dw",  "mm",
-          "c3",  "c3_add_x", "c4",   "c4_add_big", "c5",   "sub2",   "sub2_prelu", "res", "s3",
-          "c6",  "c7",       "late", "c7_res",     "c8",   "c8_row", "dwr",        "mmr"})
-      QCOMPARE(watch.ran_on[k], "gl");
+         {"add", "sub", "conv",     "mul", "relu",       "max",    "c2",   "dw",
+          "mm",  "c3",  "c3_add_x", "c4",  "c4_add_big", "c5",     "sub2", "sub2_prelu",
+          "res", "s3",  "c6",       "c7",  "late",       "c7_res", "c8",   "c8_row",
+          "dwr", "mmr", "hx",       "gx",  "gmul",       "gadd",   "gout"})
+      QVERIFY2(watch.ran_on[k] == "gl",
+               (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
+  }
+
+  // With the sums rounded as cpu rounds them (gl.exact_sums), the fused hard swish and residual
+  // add are cpu's bit for bit: the fused kernel takes the nodes' float steps in their order.
+  void fused_steps_round_as_the_nodes() {
+    GlEngine e;
+    e.engine.flags().set("gl.exact_sums", "true");
+    Watch watch(false);
+    const auto got = run_watched(e, watch);
+    QCOMPARE(watch.ran_on["hout"], "fused");
+    QCOMPARE(watch.ran_on["res_relu"], "fused");
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const std::string& name = graph_.outputs[k].name;
+      if (name != "hout" && name != "res_relu") continue;
+      const auto g = got[k].values<float>(), w = want_[k].values<float>();
+      QCOMPARE(g.size(), w.size());
+      for (std::size_t i = 0; i < w.size(); ++i)
+        QVERIFY2(g[i] == w[i], (name + "[" + std::to_string(i) + "]: " + std::to_string(g[i]) +
+                                " against cpu's " + std::to_string(w[i]))
+                                   .c_str());
+    }
   }
 
   void observer_of_values_turns_it_off() {
@@ -335,6 +385,8 @@ class GlFusionTest : public QObject {
                             << "res_relu";
     QTest::newRow("prelu and addend") << "c6"
                                       << "c6_prelu";
+    QTest::newRow("hard swish") << "hx"
+                                << "hout";
   }
   void failing_fused_kernel_runs_on_cpu() {
     QFETCH(QString, producer);

@@ -62,6 +62,9 @@ void Epilogue::apply(float* out, std::int64_t c0, std::int64_t n) const {
     case Activation::Sigmoid:
       for (; i < n; ++i) out[i] = sigmoid(out[i]);
       break;
+    case Activation::HardSwish:
+      for (; i < n; ++i) out[i] = hard_swish(out[i], hard_swish_scale, hard_swish_shift);
+      break;
   }
 }
 
@@ -71,6 +74,8 @@ FusedOps::FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_s
   if (!e.bias) return;
   act_ = e.activation;
   leaky_alpha_ = e.leaky_alpha;
+  hard_swish_scale_ = e.hard_swish_scale;
+  hard_swish_shift_ = e.hard_swish_shift;
 
   const std::int64_t channels = out_shape.empty() ? 1 : out_shape.back();
   auto read = [&](std::size_t input, const char* what) {
@@ -99,6 +104,8 @@ Epilogue FusedOps::epilogue() const {
   e.act = act_;
   e.alpha = alpha_.empty() ? nullptr : alpha_.data();
   e.leaky_alpha = leaky_alpha_;
+  e.hard_swish_scale = hard_swish_scale_;
+  e.hard_swish_shift = hard_swish_shift_;
   return e;
 }
 
@@ -128,6 +135,9 @@ void FusedOps::apply_all(std::span<float> out) const {
         break;
       case Activation::Sigmoid:
         v = sigmoid(v);
+        break;
+      case Activation::HardSwish:
+        v = hard_swish(v, hard_swish_scale_, hard_swish_shift_);
         break;
     }
     out[i] = v;

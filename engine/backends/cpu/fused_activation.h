@@ -31,6 +31,11 @@ inline float leaky_relu(float x, float alpha) {
 inline float sigmoid(float x) {
   return 1.f / (1.f + std::exp(-x));
 }
+// The converter's four nodes, step for step (ops::FusedEpilogue::hard_swish_scale).
+inline float hard_swish(float x, float scale, float shift) {
+  const float a = x * scale;
+  return a * relu6(x + shift);
+}
 
 // Bias and activation applied to rows of output channels. Pointers are per channel (size C).
 struct Epilogue {
@@ -38,6 +43,7 @@ struct Epilogue {
   Activation act = Activation::None;
   const float* alpha = nullptr;  // Prelu
   float leaky_alpha = 0.2f;
+  float hard_swish_scale = 1.f / 6.f, hard_swish_shift = 3.f;
 
   bool empty() const { return !bias && act == Activation::None; }
   // out[0..n) holds channels [c0, c0 + n) of one output position.
@@ -65,6 +71,7 @@ class FusedOps {
   std::span<const float> addend_;  // the input's, which outlives the kernel's run
   Activation act_ = Activation::None;
   float leaky_alpha_ = 0.2f;
+  float hard_swish_scale_ = 1.f / 6.f, hard_swish_shift_ = 3.f;
   bool per_channel_ = true;
 };
 

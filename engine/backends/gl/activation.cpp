@@ -43,6 +43,8 @@ Activation activation_code(ops::Activation a) {
       return Activation::Prelu;
     case ops::Activation::Sigmoid:
       return Activation::Sigmoid;
+    case ops::Activation::HardSwish:
+      return Activation::HardSwish;
   }
   return Activation::None;
 }

@@ -24,7 +24,8 @@ namespace tfjsi::gl {
   X(Prelu, ACT_PRELU)           \
   X(Sigmoid, ACT_SIGMOID)       \
   X(Tanh, ACT_TANH)             \
-  X(Linear, ACT_LINEAR)
+  X(Linear, ACT_LINEAR)         \
+  X(HardSwish, ACT_HARD_SWISH)
 
 enum class Activation {
 #define TFJSI_GL_ACTIVATION_ENUM(name, macro) name,

@@ -3,9 +3,10 @@
 // matrix product before it (which becomes its fused form with a BiasAdd), and an activation
 // (Relu-like, or Prelu with a constant alpha per channel) into the binary op or fused convolution
 // before it. Beyond the delegate: the add of a residual connection into the fused convolution or
-// product before it (ops::fuse_addend). The fused convolutions and products are made by
-// ops/fusion.h's rules. On llvmpipe an elementwise node costs its texel count in image stores; what
-// a kernel takes in costs next to nothing.
+// product before it (ops::fuse_addend), and the four nodes of a hard swish (ops::match_hard_swish,
+// which the plan offers as one stand-in node) into the fused convolution or product before them.
+// The fused convolutions and products are made by ops/fusion.h's rules. On llvmpipe an elementwise
+// node costs its texel count in image stores; what a kernel takes in costs next to nothing.
 #include <array>
 #include <string_view>
 
@@ -64,10 +65,13 @@ std::optional<graph::TensorRef> addend_of(const graph::Node& next, int through,
 std::optional<graph::Node> GlBackend::fuse(
     const graph::Node& producer, const graph::Node& next, int through,
     std::span<const graph::TensorInfo* const> next_inputs) const {
-  if (!supports(producer) || !supports(next)) return std::nullopt;
+  // A hard swish (the plan's stand-in for its four nodes) no kernel runs alone.
+  const bool hard_swish = next.op == ops::kHardSwishOp;
+  if (!supports(producer) || (!hard_swish && !supports(next))) return std::nullopt;
   // fp16 that follows TF.js webgl stores every output TF.js stores: only what TF.js computes
   // inside one kernel may run inside one here, and the fused node's output is stored as `next`'s.
   const bool follow = fp16_active() && runtime::fp16_follow(flags_) == runtime::Fp16Follow::Webgl;
+  if (hard_swish && (follow || !ops::has_fused_epilogue(producer.op))) return std::nullopt;
   if (follow && !graph::webgl_in_kernel(producer)) return std::nullopt;
   auto marked = [&](graph::Node fused) {
     if (follow && !graph::webgl_in_kernel(next))

@@ -85,6 +85,10 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
                   def("ALPHA_SPLAT", std::int64_t{alpha_splat}) +
                   def("ADDEND", std::int64_t{e.addend});
   set_activation(call, activation_code(e.activation), e.leaky_alpha);
+  if (e.activation == ops::Activation::HardSwish) {
+    call.set_float("HARD_SWISH_SCALE", e.hard_swish_scale);
+    call.set_float("HARD_SWISH_SHIFT", e.hard_swish_shift);
+  }
   call.extra += shader_source("epilogue.glsl");
 }
 

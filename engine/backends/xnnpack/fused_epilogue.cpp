@@ -42,21 +42,31 @@ Fused fused_activation(const ops::FusedEpilogue& e) {
     case ops::Activation::Sigmoid:
       f.post = PostOp::Sigmoid;
       break;
+    case ops::Activation::HardSwish:  // only gl's fusion makes it; declined below
+      break;
   }
   return f;
 }
 
-// An addend (ops::kFusedAddend, which only gl's fusion makes) is not taken.
+namespace {
+
+// What only gl's fusion makes (an addend, a hard swish) is not taken.
+bool made_for_gl(const ops::FusedEpilogue& e) {
+  return e.addend || e.activation == ops::Activation::HardSwish;
+}
+
+}  // namespace
+
 bool fused_ops_fit(const graph::Node& node) {
   const auto e = ops::try_fused_epilogue(node, node.inputs.size());
-  return e && !e->addend;
+  return e && !made_for_gl(*e);
 }
 
 std::optional<Fused> read_fused(const graph::Node& node, std::size_t num_inputs,
                                 std::int64_t channels,
                                 const std::function<const HostTensor*(std::size_t)>& input) {
   const auto e = ops::try_fused_epilogue(node, num_inputs);
-  if (!e || e->addend) return std::nullopt;
+  if (!e || made_for_gl(*e)) return std::nullopt;
   Fused f = fused_activation(*e);
   if (!e->bias) return f;
   const HostTensor* bias = input(ops::FusedEpilogue::kBiasInput);

@@ -4,7 +4,7 @@
 // ACT_LINEAR is none, relu, relu6 and leaky as one formula with uniforms (act_linear): one program
 // serves them all. The others stay separate codes: elu, sigmoid and tanh because llvmpipe runs
 // every branch of an if (as masks) and they are transcendental; Prelu because it reads its alpha
-// from a texture.
+// from a texture; hard swish (fused convolutions only) because it is no such formula.
 #define NAN_F uintBitsToFloat(0x7fc00000u)
 #define INF_F uintBitsToFloat(0x7f800000u)
 
@@ -19,6 +19,15 @@ vec4 act_leaky(vec4 x, vec4 a) { return mix(x, a * x, lessThan(x, vec4(0.0))); }
 vec4 act_sigmoid(vec4 x) { return 1.0 / (1.0 + exp(-x)); }
 // tanh through exp overflows to inf/inf for large |x| on some drivers; past 15 it is +-1 in fp32.
 vec4 act_tanh(vec4 x) { return tanh(clamp(x, -15.0, 15.0)); }
+// The converter's hard swish, its four nodes' float steps in their order: x * scale (1/6),
+// relu6(x + shift (3)), their product (ops::match_hard_swish). `precise`: no step merged into
+// another. Fused convolutions only (epilogue.glsl), whose uniforms give scale and shift.
+vec4 act_hard_swish(vec4 x, float scale, float shift) {
+  precise vec4 a = x * scale;
+  precise vec4 r = act_relu6(x + shift);
+  precise vec4 y = a * r;
+  return y;
+}
 
 // y = x < 0 ? (zero_neg ? 0 : slope * x) : x, then capped at `ceiling`: none (slope 1, ceiling
 // +inf), relu (zero_neg), relu6 (zero_neg, ceiling 6), leaky (slope alpha). Each is exactly the

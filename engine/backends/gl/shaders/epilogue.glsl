@@ -4,7 +4,8 @@
 // own shape that load_addend reads (a residual connection's, ops::kFusedAddend), after the bias
 // as the Add node after the kernel would. ACT (a #define, set_activation in C++) is ACT_LINEAR
 // for none, relu, relu6 and leaky (its uniforms ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU
-// reading the alpha from in3 (ALPHA_SPLAT when a scalar), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
+// reading the alpha from in3 (ALPHA_SPLAT when a scalar), ACT_HARD_SWISH (its uniforms
+// HARD_SWISH_SCALE and HARD_SWISH_SHIFT), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
 vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
   if (HAS_BIAS != 0) {
 #if BIAS_SPLAT
@@ -18,6 +19,8 @@ vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
 #endif
 #if ACT == ACT_LINEAR
   return act_linear(acc, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
+#elif ACT == ACT_HARD_SWISH
+  return act_hard_swish(acc, HARD_SWISH_SCALE, HARD_SWISH_SHIFT);
 #elif ACT == ACT_PRELU
 #if ALPHA_SPLAT
   return act_leaky(acc, vec4(load_in3(0, 0, 0, 0).x));
