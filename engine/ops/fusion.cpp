@@ -58,6 +58,7 @@ FusedEpilogue fused_epilogue(const graph::Node& node, std::size_t num_inputs) {
     fail("fused op '" + fused[0] + "' is not supported (expected BiasAdd first)");
   e.bias = true;
   e.addend = attr<bool>(node, kFusedAddend, false);
+  e.addend_after_activation = e.addend && attr<bool>(node, kFusedAddendAfterActivation, false);
   const std::optional<Activation> act = fused_activation(fused.size() > 1 ? fused[1] : "");
   if (!act) fail("fused activation '" + fused[1] + "' is not supported");
   e.activation = *act;
@@ -141,9 +142,10 @@ std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph
 std::optional<graph::Node> fuse_addend(const graph::Node& fused, const graph::TensorRef& addend) {
   if (!has_fused_epilogue(fused.op)) return std::nullopt;
   const auto e = try_fused_epilogue(fused, fused.inputs.size());
-  if (!e || !e->bias || e->addend || e->activation != Activation::None) return std::nullopt;
+  if (!e || !e->bias || e->addend) return std::nullopt;
   graph::Node out = fused;
   out.attrs[std::string(kFusedAddend)] = true;
+  if (e->activation != Activation::None) out.attrs[std::string(kFusedAddendAfterActivation)] = true;
   out.attrs["num_args"] = static_cast<std::int64_t>(e->extra_inputs() + 1);
   out.inputs.push_back(addend);
   return out;

@@ -48,6 +48,9 @@ std::optional<Activation> fused_activation(std::string_view name);
 // node adds its last input after the bias, before the activation. Ours only: TF.js's converter
 // writes no such node, and the model loader keeps attributes as they are.
 inline constexpr std::string_view kFusedAddend = "_tfjsi_addend";
+// With kFusedAddend, a bool: the add comes after the activation (the Add node read the
+// activation's output), not before it.
+inline constexpr std::string_view kFusedAddendAfterActivation = "_tfjsi_addend_after_activation";
 
 // What a fused node does after its main op. Its inputs: the main op's two, then the bias (input
 // 2) when `bias`, then Prelu's alpha (input 3), each broadcast against the output, then the
@@ -55,8 +58,9 @@ inline constexpr std::string_view kFusedAddend = "_tfjsi_addend";
 struct FusedEpilogue {
   bool bias = false;  // fused_ops [BiasAdd, ...]
   Activation activation = Activation::None;
-  float leaky_alpha = 0.2f;  // leakyrelu_alpha: LeakyRelu's slope below zero
-  bool addend = false;       // kFusedAddend
+  float leaky_alpha = 0.2f;              // leakyrelu_alpha: LeakyRelu's slope below zero
+  bool addend = false;                   // kFusedAddend
+  bool addend_after_activation = false;  // kFusedAddendAfterActivation
   // HardSwish: y = (x * scale) * relu6(x + shift), each step a float32 operation in that order,
   // as the converter's four nodes compute it (scale 1/6 and shift 3, or their float16 roundings
   // in a quantized model).
@@ -110,10 +114,11 @@ std::optional<graph::Node> fuse_bias(const graph::Node& producer, const graph::T
 // (act's input 1) as input 3; for kHardSwishOp, kFusedHardSwishScale and Shift. nullopt when
 // `fused` has no bias alone or `act` is no activation a fused node applies.
 std::optional<graph::Node> fuse_activation(const graph::Node& fused, const graph::Node& act);
-// `fused` (a fused form with fused_ops [BiasAdd], no activation and no addend yet) followed by
-// an add of `addend`, a tensor of its output's shape: the same node with kFusedAddend, reading
-// `addend` as its last input. In float32 the sum rounds as the two nodes' would (the main op and
-// bias, rounded, plus the addend); stored at a lower precision in between, it would not.
+// `fused` (a fused form with fused_ops [BiasAdd] and no addend yet) followed by an add of
+// `addend`, a tensor of its output's shape: the same node with kFusedAddend, reading `addend` as
+// its last input, added after the activation when the node has one (kFusedAddendAfterActivation),
+// else before any activation fused later. In float32 the sum rounds as the two nodes' would (the
+// kernel's value, rounded, plus the addend); stored at a lower precision in between, it would not.
 std::optional<graph::Node> fuse_addend(const graph::Node& fused, const graph::TensorRef& addend);
 
 }  // namespace tfjsi::ops

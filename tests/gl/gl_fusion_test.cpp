@@ -9,7 +9,8 @@
 // a fused kernel that fails on gl runs on cpu with what it took in. The add of a residual
 // connection (a tensor of the output's shape made before the convolution) goes into a fused
 // convolution with its bias; not one made after it, not a broadcast, not in fp16 following webgl.
-// So do the four nodes of a hard swish after one, unless one of them is read elsewhere.
+// So do the four nodes of a hard swish after one, unless one of them is read elsewhere, and an
+// add after the activation (added after it).
 #include <QtTest>
 
 #include <cmath>
@@ -70,6 +71,7 @@ class Watch final : public Observer {
 // x -> _FusedConv2D [BiasAdd] = hx; Mul(hx, s), AddV2(3, hx) -> Relu6, Mul(relu6, mul): a hard
 //   swish (s the float16 rounding of 1/6 a quantized model holds), one kernel
 // the same after gx, its Relu6 also an output: not fused (its AddV2 takes the Relu6 in)
+// x -> _FusedConv2D [BiasAdd] -> Relu -> AddV2(., x): one kernel adding x after the Relu
 graph::Graph make_graph() {
   test::GraphBuilder g;
   const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
@@ -161,6 +163,9 @@ graph::Graph make_graph() {
   const auto gr = g.add("gr", "Relu6", {g.add("gadd", "AddV2", {gx, shift})});
   g.output("gout", g.add("gout", "Mul", {gmul, gr}));
   g.output("gr", gr);
+  const auto ar = g.add("ar", "_FusedConv2D", {x, f6, b}, biased);
+  const auto ar_relu = g.add("ar_relu", "Relu", {ar});
+  g.output("ar_add", g.add("ar_add", "AddV2", {ar_relu, x}));
   graph::Graph graph = g.take();
   // Float ops, as the converter writes them; the inputs' shapes, as a model's signature gives
   // them (an addend is taken in only where shape inference knows it is of the output's shape).
@@ -220,14 +225,14 @@ class GlFusionTest : public QObject {
     Executor ex(e.engine, graph_);
     e.engine.set_backend("cpu");
     want_ = ex.run(inputs_);
-    QCOMPARE(want_.size(), std::size_t{22});
+    QCOMPARE(want_.size(), std::size_t{23});
   }
 
   void plan_fuses_what_it_can() {
     GlEngine e;
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
-    QCOMPARE(p.fusions, 23);
+    QCOMPARE(p.fusions, 25);
     auto node = [&](const char* name) -> const PlanNode& {
       for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (graph_.nodes[i].name == name) return p.nodes[i];
@@ -288,6 +293,11 @@ class GlFusionTest : public QObject {
     QCOMPARE(node("hadd").fused_through, 1);
     QCOMPARE(node("hout").fused_through, 1);
     QVERIFY(!node("gx").fused);
+    // An add after the activation: the addend after it.
+    QVERIFY(has_addend("ar"));
+    QVERIFY(ops::attr<bool>(*node("ar").fused, ops::kFusedAddendAfterActivation, false));
+    QCOMPARE(fused_ops("ar"), (std::vector<std::string>{"BiasAdd", "Relu"}));
+    QVERIFY(!ops::attr<bool>(*node("res").fused, ops::kFusedAddendAfterActivation, false));
     for (const char* n : {"c7", "c8"}) QVERIFY(!node(n).fused);
     for (const char* n : {"c7_res", "c8_row"}) QVERIFY(node(n).fused_into < 0);
     // cpu offers nothing: its plan fuses no pair.
@@ -308,9 +318,10 @@ class GlFusionTest : public QObject {
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fused");
     for (const char* k :
-         {"relu6",   "leaky",   "sigmoid",  "prelu",   "c2_add",   "c2_relu6", "dw_add", "dw_relu",
-          "mm_bias", "c5_add",  "c5_prelu", "res_add", "res_relu", "c6_bias",  "c6_res", "c6_prelu",
-          "dwr_add", "mmr_add", "hmul",     "hadd",    "hr",       "hout",     "gr"})
+         {"relu6",   "leaky",    "sigmoid", "prelu",    "c2_add",  "c2_relu6", "dw_add",
+          "dw_relu", "mm_bias",  "c5_add",  "c5_prelu", "res_add", "res_relu", "c6_bias",
+          "c6_res",  "c6_prelu", "dwr_add", "mmr_add",  "hmul",    "hadd",     "hr",
+          "hout",    "gr",       "ar_relu", "ar_add"})
       QVERIFY2(watch.ran_on[k] == "fused",
                (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
     // Observers learn whose kernel computed a fused node.
@@ -327,7 +338,8 @@ class GlFusionTest : public QObject {
   }
 
   // With the sums rounded as cpu rounds them (gl.exact_sums), the fused hard swish and residual
-  // add are cpu's bit for bit: the fused kernel takes the nodes' float steps in their order.
+  // adds (before and after the activation) are cpu's bit for bit: the fused kernel takes the
+  // nodes' float steps in their order.
   void fused_steps_round_as_the_nodes() {
     GlEngine e;
     e.engine.flags().set("gl.exact_sums", "true");
@@ -335,9 +347,10 @@ class GlFusionTest : public QObject {
     const auto got = run_watched(e, watch);
     QCOMPARE(watch.ran_on["hout"], "fused");
     QCOMPARE(watch.ran_on["res_relu"], "fused");
+    QCOMPARE(watch.ran_on["ar_add"], "fused");
     for (std::size_t k = 0; k < got.size(); ++k) {
       const std::string& name = graph_.outputs[k].name;
-      if (name != "hout" && name != "res_relu") continue;
+      if (name != "hout" && name != "res_relu" && name != "ar_add") continue;
       const auto g = got[k].values<float>(), w = want_[k].values<float>();
       QCOMPARE(g.size(), w.size());
       for (std::size_t i = 0; i < w.size(); ++i)
@@ -387,6 +400,8 @@ class GlFusionTest : public QObject {
                                       << "c6_prelu";
     QTest::newRow("hard swish") << "hx"
                                 << "hout";
+    QTest::newRow("addend after the activation") << "ar"
+                                                 << "ar_add";
   }
   void failing_fused_kernel_runs_on_cpu() {
     QFETCH(QString, producer);

@@ -94,6 +94,7 @@ FusedOps::FusedOps(const KernelContext& ctx, std::span<const std::int64_t> out_s
       nn::fail(node, "the addend " + shape_to_string(a.shape) + " is not of the output's shape " +
                          shape_to_string(Shape(out_shape.begin(), out_shape.end())));
     addend_ = a.values<float>();
+    addend_after_activation_ = e.addend_after_activation;
     per_channel_ = false;
   }
 }
@@ -114,7 +115,7 @@ void FusedOps::apply_all(std::span<float> out) const {
   for (std::size_t i = 0; i < out.size(); ++i) {
     float v = out[i];
     if (nb) v += bias_[i % nb];
-    if (!addend_.empty()) v += addend_[i];
+    if (!addend_.empty() && !addend_after_activation_) v += addend_[i];
     switch (act_) {
       case Activation::None:
         break;
@@ -140,6 +141,7 @@ void FusedOps::apply_all(std::span<float> out) const {
         v = hard_swish(v, hard_swish_scale_, hard_swish_shift_);
         break;
     }
+    if (!addend_.empty() && addend_after_activation_) v += addend_[i];
     out[i] = v;
   }
 }

@@ -69,6 +69,7 @@ class FusedOps {
  private:
   std::vector<float> bias_, alpha_;
   std::span<const float> addend_;  // the input's, which outlives the kernel's run
+  bool addend_after_activation_ = false;
   Activation act_ = Activation::None;
   float leaky_alpha_ = 0.2f;
   float hard_swish_scale_ = 1.f / 6.f, hard_swish_shift_ = 3.f;

@@ -86,9 +86,10 @@ std::optional<graph::Node> GlBackend::fuse(
     if (!fused) return std::nullopt;
     return marked(std::move(*fused));
   }
-  // A residual connection: a fused convolution or product with its bias, followed by the add of
-  // a tensor of the same shape, adds it before its store (one pass over the output less). Not
-  // when fp16 follows TF.js webgl, which stores the sum's first operand at half precision.
+  // A residual connection: a fused convolution or product with its bias (and maybe its
+  // activation), followed by the add of a tensor of the same shape, adds it before its store (one
+  // pass over the output less). Not when fp16 follows TF.js webgl, which stores the sum's first
+  // operand at half precision.
   if (ops::has_fused_epilogue(producer.op) && !follow) {
     if (const auto addend = addend_of(next, through, next_inputs)) {
       if (auto fused = ops::fuse_addend(producer, *addend)) return std::move(*fused);

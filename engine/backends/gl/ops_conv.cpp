@@ -83,7 +83,7 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
   call.set_int("HAS_BIAS", e.bias ? 1 : 0);
   call.defines += def("BIAS_SPLAT", std::int64_t{bias_splat}) +
                   def("ALPHA_SPLAT", std::int64_t{alpha_splat}) +
-                  def("ADDEND", std::int64_t{e.addend});
+                  def("ADDEND", std::int64_t{e.addend ? (e.addend_after_activation ? 2 : 1) : 0});
   set_activation(call, activation_code(e.activation), e.leaky_alpha);
   if (e.activation == ops::Activation::HardSwish) {
     call.set_float("HARD_SWISH_SCALE", e.hard_swish_scale);

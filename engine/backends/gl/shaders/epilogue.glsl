@@ -1,8 +1,8 @@
 // The bias, addend and activation of fused nodes, for the output texel (n, h, w, s). HAS_BIAS, a
 // uniform, adds in2 ([C] or a scalar: BIAS_SPLAT); without a bias in2 is a stand-in whose value
 // is never used, so that both are one program. ADDEND (a #define) adds the texel of the output's
-// own shape that load_addend reads (a residual connection's, ops::kFusedAddend), after the bias
-// as the Add node after the kernel would. ACT (a #define, set_activation in C++) is ACT_LINEAR
+// own shape that load_addend reads (a residual connection's, ops::kFusedAddend) where the Add node
+// after the kernel would: after the bias (1) or after the activation (2). ACT (a #define, set_activation in C++) is ACT_LINEAR
 // for none, relu, relu6 and leaky (its uniforms ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU
 // reading the alpha from in3 (ALPHA_SPLAT when a scalar), ACT_HARD_SWISH (its uniforms
 // HARD_SWISH_SCALE and HARD_SWISH_SHIFT), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
@@ -14,20 +14,25 @@ vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
     acc += load_in2(0, 0, 0, s);
 #endif
   }
-#if ADDEND
+#if ADDEND == 1
   acc += load_addend(n, h, w, s);
 #endif
+  vec4 y;
 #if ACT == ACT_LINEAR
-  return act_linear(acc, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
+  y = act_linear(acc, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
 #elif ACT == ACT_HARD_SWISH
-  return act_hard_swish(acc, HARD_SWISH_SCALE, HARD_SWISH_SHIFT);
+  y = act_hard_swish(acc, HARD_SWISH_SCALE, HARD_SWISH_SHIFT);
 #elif ACT == ACT_PRELU
 #if ALPHA_SPLAT
-  return act_leaky(acc, vec4(load_in3(0, 0, 0, 0).x));
+  y = act_leaky(acc, vec4(load_in3(0, 0, 0, 0).x));
 #else
-  return act_leaky(acc, load_in3(0, 0, 0, s));
+  y = act_leaky(acc, load_in3(0, 0, 0, s));
 #endif
 #else
-  return activate(ACT, acc, vec4(0.0));
+  y = activate(ACT, acc, vec4(0.0));
 #endif
+#if ADDEND == 2
+  y += load_addend(n, h, w, s);
+#endif
+  return y;
 }
