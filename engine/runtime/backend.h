@@ -35,6 +35,11 @@ class Engine;
 // (LeakyRelu). Every backend that runs such a node must honour them.
 inline constexpr std::string_view kFusedActivation = "_tfjsi_activation";
 inline constexpr std::string_view kFusedActivationAlpha = "_tfjsi_activation_alpha";
+// A bool attribute of a node that Backend::fuse gave the bias add after it (an op without a fused
+// form: Conv2DBackpropInput): its last input, a float vector per output channel (or a scalar), is
+// added to its output, before a fused activation. Every backend that runs such a node must
+// honour it.
+inline constexpr std::string_view kFusedBias = "_tfjsi_bias";
 
 // One tensor's data as one backend holds it (a host buffer, a GL texture, ...). The Engine counts
 // each live BackendData once, however many tensors share it.

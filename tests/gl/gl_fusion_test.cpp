@@ -10,7 +10,7 @@
 // connection (a tensor of the output's shape made before the convolution) goes into a fused
 // convolution with its bias; not one made after it, not a broadcast, not in fp16 following webgl.
 // So do the four nodes of a hard swish after one, unless one of them is read elsewhere, and an
-// add after the activation (added after it).
+// add after the activation (added after it), and a bias add into Conv2DBackpropInput.
 #include <QtTest>
 
 #include <cmath>
@@ -72,6 +72,7 @@ class Watch final : public Observer {
 //   swish (s the float16 rounding of 1/6 a quantized model holds), one kernel
 // the same after gx, its Relu6 also an output: not fused (its AddV2 takes the Relu6 in)
 // x -> _FusedConv2D [BiasAdd] -> Relu -> AddV2(., x): one kernel adding x after the Relu
+// x -> Conv2DBackpropInput -> AddV2(., tb) and -> AddV2(scalar, .): the bias in its kernel
 graph::Graph make_graph() {
   test::GraphBuilder g;
   const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
@@ -166,6 +167,21 @@ graph::Graph make_graph() {
   const auto ar = g.add("ar", "_FusedConv2D", {x, f6, b}, biased);
   const auto ar_relu = g.add("ar_relu", "Relu", {ar});
   g.output("ar_add", g.add("ar_add", "AddV2", {ar_relu, x}));
+  auto sizes = g.add("sizes", "Const");
+  g.g.nodes[sizes.node].value = HostTensor::zeros(DType::Int32, {4});
+  {
+    const std::int32_t dims[] = {1, 10, 14, 4};
+    std::copy(std::begin(dims), std::end(dims),
+              g.g.nodes[sizes.node].value->mutable_values<std::int32_t>().begin());
+  }
+  const std::map<std::string, graph::AttrValue, std::less<>> stride2{
+      {"strides", std::vector<std::int64_t>{1, 2, 2, 1}}, {"padding", std::string("SAME")}};
+  const auto tf = weights("tf", {2, 2, 4, 6}, 19);
+  const auto up = g.add("up", "Conv2DBackpropInput", {sizes, tf, x}, stride2);
+  g.output("up_bias",
+           g.add("up_bias", "AddV2", {up, g.vector_const("tb", {0.5f, -1.f, 2.f, 3.f})}));
+  const auto up1 = g.add("up1", "Conv2DBackpropInput", {sizes, tf, x}, stride2);
+  g.output("up1_bias", g.add("up1_bias", "AddV2", {g.scalar_const("tb1", -0.75f), up1}));
   graph::Graph graph = g.take();
   // Float ops, as the converter writes them; the inputs' shapes, as a model's signature gives
   // them (an addend is taken in only where shape inference knows it is of the output's shape).
@@ -225,14 +241,14 @@ class GlFusionTest : public QObject {
     Executor ex(e.engine, graph_);
     e.engine.set_backend("cpu");
     want_ = ex.run(inputs_);
-    QCOMPARE(want_.size(), std::size_t{23});
+    QCOMPARE(want_.size(), std::size_t{25});
   }
 
   void plan_fuses_what_it_can() {
     GlEngine e;
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
-    QCOMPARE(p.fusions, 25);
+    QCOMPARE(p.fusions, 27);
     auto node = [&](const char* name) -> const PlanNode& {
       for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (graph_.nodes[i].name == name) return p.nodes[i];
@@ -298,6 +314,12 @@ class GlFusionTest : public QObject {
     QVERIFY(ops::attr<bool>(*node("ar").fused, ops::kFusedAddendAfterActivation, false));
     QCOMPARE(fused_ops("ar"), (std::vector<std::string>{"BiasAdd", "Relu"}));
     QVERIFY(!ops::attr<bool>(*node("res").fused, ops::kFusedAddendAfterActivation, false));
+    // Conv2DBackpropInput keeps its op and reads the bias as its last input.
+    for (const char* n : {"up", "up1"}) {
+      QCOMPARE(node(n).fused->op, std::string("Conv2DBackpropInput"));
+      QVERIFY(ops::attr<bool>(*node(n).fused, kFusedBias, false));
+      QCOMPARE(node(n).fused->inputs.size(), std::size_t{4});
+    }
     for (const char* n : {"c7", "c8"}) QVERIFY(!node(n).fused);
     for (const char* n : {"c7_res", "c8_row"}) QVERIFY(node(n).fused_into < 0);
     // cpu offers nothing: its plan fuses no pair.
@@ -321,7 +343,7 @@ class GlFusionTest : public QObject {
          {"relu6",   "leaky",    "sigmoid", "prelu",    "c2_add",  "c2_relu6", "dw_add",
           "dw_relu", "mm_bias",  "c5_add",  "c5_prelu", "res_add", "res_relu", "c6_bias",
           "c6_res",  "c6_prelu", "dwr_add", "mmr_add",  "hmul",    "hadd",     "hr",
-          "hout",    "gr",       "ar_relu", "ar_add"})
+          "hout",    "gr",       "ar_relu", "ar_add",   "up_bias", "up1_bias"})
       QVERIFY2(watch.ran_on[k] == "fused",
                (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
     // Observers learn whose kernel computed a fused node.
@@ -329,10 +351,10 @@ class GlFusionTest : public QObject {
     QCOMPARE(watch.fused_into["dw_add"], "dw");
     QVERIFY(!watch.fused_into.count("c2"));
     for (const char* k :
-         {"add", "sub", "conv",     "mul", "relu",       "max",    "c2",   "dw",
-          "mm",  "c3",  "c3_add_x", "c4",  "c4_add_big", "c5",     "sub2", "sub2_prelu",
-          "res", "s3",  "c6",       "c7",  "late",       "c7_res", "c8",   "c8_row",
-          "dwr", "mmr", "hx",       "gx",  "gmul",       "gadd",   "gout"})
+         {"add", "sub",      "conv", "mul",        "relu", "max",    "c2",         "dw",  "mm",
+          "c3",  "c3_add_x", "c4",   "c4_add_big", "c5",   "sub2",   "sub2_prelu", "res", "s3",
+          "c6",  "c7",       "late", "c7_res",     "c8",   "c8_row", "dwr",        "mmr", "hx",
+          "gx",  "gmul",     "gadd", "gout",       "ar",   "up",     "up1"})
       QVERIFY2(watch.ran_on[k] == "gl",
                (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
   }
@@ -402,6 +424,10 @@ class GlFusionTest : public QObject {
                                 << "hout";
     QTest::newRow("addend after the activation") << "ar"
                                                  << "ar_add";
+    QTest::newRow("bias of a transposed convolution") << "up"
+                                                      << "up_bias";
+    QTest::newRow("scalar bias of a transposed convolution") << "up1"
+                                                             << "up1_bias";
   }
   void failing_fused_kernel_runs_on_cpu() {
     QFETCH(QString, producer);

@@ -55,7 +55,23 @@ std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
     act_extra.push_back(std::move(host.back()));
     host.pop_back();
   }
+  // A fused bias (kFusedBias): the node's last input (before a Prelu's alpha), added by the
+  // AddV2 kernel (a vector per channel or a scalar broadcasts) before the activation.
+  std::optional<HostTensor> fused_bias;
+  if (ops::attr<bool>(node, runtime::kFusedBias, false) && !host.empty()) {
+    fused_bias = std::move(host.back());
+    host.pop_back();
+  }
   std::vector<HostTensor> out = fn(KernelContext{node, host, ctx.pool});
+  if (fused_bias) {
+    if (out.size() != 1)
+      throw ModelError("node '" + node.name + "' (" + node.op + "): cannot add a fused bias");
+    graph::Node b;
+    b.name = node.name;
+    b.op = "AddV2";
+    out.push_back(std::move(*fused_bias));
+    out = kernel_for("AddV2")(KernelContext{b, out, ctx.pool});
+  }
   if (act) {
     const Kernel act_fn = kernel_for(*act);
     if (!act_fn || out.size() != 1)

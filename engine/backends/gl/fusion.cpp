@@ -3,8 +3,9 @@
 // matrix product before it (which becomes its fused form with a BiasAdd), and an activation
 // (Relu-like, or Prelu with a constant alpha per channel) into the binary op or fused convolution
 // before it. Beyond the delegate: the add of a residual connection into the fused convolution or
-// product before it (ops::fuse_addend), and the four nodes of a hard swish (ops::match_hard_swish,
-// which the plan offers as one stand-in node) into the fused convolution or product before them.
+// product before it (ops::fuse_addend), the four nodes of a hard swish (ops::match_hard_swish,
+// which the plan offers as one stand-in node) into the fused convolution or product before them,
+// and a bias add into Conv2DBackpropInput (runtime::kFusedBias).
 // The fused convolutions and products are made by ops/fusion.h's rules. On llvmpipe an elementwise
 // node costs its texel count in image stores; what a kernel takes in costs next to nothing.
 #include <array>
@@ -78,6 +79,16 @@ std::optional<graph::Node> GlBackend::fuse(
       fused.attrs.erase(std::string(graph::kWebglInKernel));
     return fused;
   };
+  // A bias into an op without a fused form (conv_transpose.comp adds it): kFusedBias, the bias
+  // as its last input. Not when fp16 follows TF.js webgl, whose conv2dTranspose stores its sum.
+  if (producer.op == "Conv2DBackpropInput") {
+    const auto bias = bias_of(next, through, next_inputs);
+    if (follow || !bias || producer.attr(runtime::kFusedBias)) return std::nullopt;
+    graph::Node fused = producer;
+    fused.attrs[std::string(runtime::kFusedBias)] = true;
+    fused.inputs.push_back(*bias);
+    return fused;
+  }
   // A bias: Conv2D -> AddV2(., b) becomes _FusedConv2D [BiasAdd] reading b (ops/fusion.h).
   if (!ops::fused_form(producer.op).empty()) {
     const auto bias = bias_of(next, through, next_inputs);

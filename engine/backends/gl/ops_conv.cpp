@@ -303,7 +303,9 @@ std::vector<runtime::TensorView> fused_depthwise2d(OpContext& c) {
 }
 
 std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
-  c.expect_inputs(3, 3);
+  // A fused bias (runtime::kFusedBias) is input 3.
+  const bool bias = ops::attr<bool>(c.node(), runtime::kFusedBias, false);
+  c.expect_inputs(bias ? 4 : 3, bias ? 4 : 3);
   const auto sizes = c.ints(0);
   const Shape &f = c.shape(1), &dy = c.shape(2);
   if (sizes.size() != 4 || f.size() != 4 || dy.size() != 4)
@@ -323,6 +325,13 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
   KernelCall call;
   call.shader = "conv_transpose.comp";
   call.inputs = {&c.tex(2), &c.tex(1)};
+  // BIAS: 0 none, 1 per channel, 2 one value for every channel (in2).
+  std::int64_t bias_code = 0;
+  if (bias) {
+    call.inputs.push_back(&c.per_channel_tex(3, out_shape[3], "bias"));
+    bias_code = call.inputs.back()->layout().c == 1 && out_shape[3] > 1 ? 2 : 1;
+  }
+  call.defines += def("BIAS", bias_code);
   set_window_uniforms(call, w);
   auto out = c.output(out_shape);
   call.output = out.get();

@@ -1,6 +1,7 @@
 // Conv2DBackpropInput: dx[n, h, w, ci] = sum over (kh, kw, co) of dy[n, oh, ow, co] *
 // f[kh, kw, ci, co] where oh * SH = h + PAD_T - kh (same for w). in0 = dy, in1 = filter
-// [KH][KW][CI][CO]. The window and the shapes are uniforms.
+// [KH][KW][CI][CO]. The window and the shapes are uniforms. BIAS adds a fused bias (in2, per
+// channel, or one value for all: 2) after the sum, as the bias add node after it would.
 // Only the taps with kh = (h + PAD_T) mod SH + i * SH (oh = (h + PAD_T) / SH - i) add anything:
 // the loops visit those alone, in increasing kh and kw as a loop over every tap would, with one
 // divmod per output (no integer division per tap: llvmpipe divides lane by lane).
@@ -20,5 +21,10 @@ void main() {
       }
     }
   }
+#if BIAS == 1
+  acc += load_in2(0, 0, 0, s);
+#elif BIAS == 2
+  acc += vec4(load_in2(0, 0, 0, 0).x);
+#endif
   store_out(n, h, w, s, acc);
 }
