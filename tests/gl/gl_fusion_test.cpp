@@ -10,7 +10,8 @@
 // connection (a tensor of the output's shape made before the convolution) goes into a fused
 // convolution with its bias; not one made after it, not a broadcast, not in fp16 following webgl.
 // So do the four nodes of a hard swish after one, unless one of them is read elsewhere, and an
-// add after the activation (added after it), and a bias add into Conv2DBackpropInput.
+// add after the activation (added after it), a bias add into Conv2DBackpropInput, and such an add
+// into a binary op (before or after its activation).
 #include <QtTest>
 
 #include <cmath>
@@ -65,6 +66,7 @@ class Watch final : public Observer {
 // s3 = Sub(x, b); x -> Conv2D -> AddV2(., b) -> AddV2(., s3) -> Prelu(alpha): one kernel; the
 //   alpha is input 3, the addend s3 input 4
 // x -> _FusedConv2D [BiasAdd] -> AddV2(., late), `late` made after the convolution: not fused
+//   into the convolution (late's kernel takes it in instead)
 // x -> _FusedConv2D [BiasAdd] -> AddV2(., row [1,1,7,6] Const), a broadcast: not fused
 // x -> FusedDepthwiseConv2dNative [BiasAdd] -> AddV2(., x), and m -> _FusedMatMul [BiasAdd] ->
 //   AddV2(., m5): the addend in the depthwise and matrix-vector kernels
@@ -73,6 +75,8 @@ class Watch final : public Observer {
 // the same after gx, its Relu6 also an output: not fused (its AddV2 takes the Relu6 in)
 // x -> _FusedConv2D [BiasAdd] -> Relu -> AddV2(., x): one kernel adding x after the Relu
 // x -> Conv2DBackpropInput -> AddV2(., tb) and -> AddV2(scalar, .): the bias in its kernel
+// Mul(x, b) -> AddV2(s3, .), and AddV2(x, b) -> Relu -> AddV2(., s3): a binary op's kernel adds s3,
+//   before and after its activation (so does `late`'s, c7_res adding c7)
 graph::Graph make_graph() {
   test::GraphBuilder g;
   const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
@@ -182,6 +186,10 @@ graph::Graph make_graph() {
            g.add("up_bias", "AddV2", {up, g.vector_const("tb", {0.5f, -1.f, 2.f, 3.f})}));
   const auto up1 = g.add("up1", "Conv2DBackpropInput", {sizes, tf, x}, stride2);
   g.output("up1_bias", g.add("up1_bias", "AddV2", {g.scalar_const("tb1", -0.75f), up1}));
+  const auto sem = g.add("sem", "Mul", {x, b});
+  g.output("sem_add", g.add("sem_add", "AddV2", {s3, sem}));
+  const auto sea = g.add("sea", "AddV2", {x, b});
+  g.output("sea_add", g.add("sea_add", "AddV2", {g.add("sea_relu", "Relu", {sea}), s3}));
   graph::Graph graph = g.take();
   // Float ops, as the converter writes them; the inputs' shapes, as a model's signature gives
   // them (an addend is taken in only where shape inference knows it is of the output's shape).
@@ -241,14 +249,14 @@ class GlFusionTest : public QObject {
     Executor ex(e.engine, graph_);
     e.engine.set_backend("cpu");
     want_ = ex.run(inputs_);
-    QCOMPARE(want_.size(), std::size_t{25});
+    QCOMPARE(want_.size(), std::size_t{27});
   }
 
   void plan_fuses_what_it_can() {
     GlEngine e;
     Executor ex(e.engine, graph_);
     const Plan& p = ex.plan();
-    QCOMPARE(p.fusions, 27);
+    QCOMPARE(p.fusions, 31);
     auto node = [&](const char* name) -> const PlanNode& {
       for (std::size_t i = 0; i < graph_.nodes.size(); ++i)
         if (graph_.nodes[i].name == name) return p.nodes[i];
@@ -321,7 +329,15 @@ class GlFusionTest : public QObject {
       QCOMPARE(node(n).fused->inputs.size(), std::size_t{4});
     }
     for (const char* n : {"c7", "c8"}) QVERIFY(!node(n).fused);
-    for (const char* n : {"c7_res", "c8_row"}) QVERIFY(node(n).fused_into < 0);
+    QVERIFY(node("c8_row").fused_into < 0);
+    // Binary ops: the addend is their last input (c7_res adds c7 inside late's kernel).
+    for (const char* n : {"sem", "sea", "late"}) QVERIFY(has_addend(n));
+    QCOMPARE(input_name("sem", 2), std::string("s3"));
+    QCOMPARE(input_name("late", 2), std::string("c7"));
+    QCOMPARE(node("c7_res").fused_through, 1);
+    QVERIFY(!ops::attr<bool>(*node("sem").fused, ops::kFusedAddendAfterActivation, false));
+    QVERIFY(ops::attr<bool>(*node("sea").fused, ops::kFusedAddendAfterActivation, false));
+    QCOMPARE(ops::attr<std::string>(*node("sea").fused, kFusedActivation), std::string("Relu"));
     // cpu offers nothing: its plan fuses no pair.
     e.engine.set_backend("cpu");
     QCOMPARE(ex.plan().fusions, 0);
@@ -340,10 +356,10 @@ class GlFusionTest : public QObject {
     const auto got = run_watched(e, watch);
     expect_cpu_outputs(got, "fused");
     for (const char* k :
-         {"relu6",   "leaky",    "sigmoid", "prelu",    "c2_add",  "c2_relu6", "dw_add",
-          "dw_relu", "mm_bias",  "c5_add",  "c5_prelu", "res_add", "res_relu", "c6_bias",
-          "c6_res",  "c6_prelu", "dwr_add", "mmr_add",  "hmul",    "hadd",     "hr",
-          "hout",    "gr",       "ar_relu", "ar_add",   "up_bias", "up1_bias"})
+         {"relu6",   "leaky",   "sigmoid",  "prelu",   "c2_add",   "c2_relu6", "dw_add", "dw_relu",
+          "mm_bias", "c5_add",  "c5_prelu", "res_add", "res_relu", "c6_bias",  "c6_res", "c6_prelu",
+          "dwr_add", "mmr_add", "hmul",     "hadd",    "hr",       "hout",     "gr",     "ar_relu",
+          "ar_add",  "up_bias", "up1_bias", "sem_add", "sea_relu", "sea_add",  "c7_res"})
       QVERIFY2(watch.ran_on[k] == "fused",
                (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
     // Observers learn whose kernel computed a fused node.
@@ -351,10 +367,10 @@ class GlFusionTest : public QObject {
     QCOMPARE(watch.fused_into["dw_add"], "dw");
     QVERIFY(!watch.fused_into.count("c2"));
     for (const char* k :
-         {"add", "sub",      "conv", "mul",        "relu", "max",    "c2",         "dw",  "mm",
-          "c3",  "c3_add_x", "c4",   "c4_add_big", "c5",   "sub2",   "sub2_prelu", "res", "s3",
-          "c6",  "c7",       "late", "c7_res",     "c8",   "c8_row", "dwr",        "mmr", "hx",
-          "gx",  "gmul",     "gadd", "gout",       "ar",   "up",     "up1"})
+         {"add",  "sub",      "conv", "mul",        "relu",   "max",  "c2",         "dw",  "mm",
+          "c3",   "c3_add_x", "c4",   "c4_add_big", "c5",     "sub2", "sub2_prelu", "res", "s3",
+          "c6",   "c7",       "late", "c8",         "c8_row", "dwr",  "mmr",        "hx",  "gx",
+          "gmul", "gadd",     "gout", "ar",         "up",     "up1",  "sem",        "sea"})
       QVERIFY2(watch.ran_on[k] == "gl",
                (std::string(k) + " ran on '" + watch.ran_on[k] + "'").c_str());
   }
@@ -372,7 +388,9 @@ class GlFusionTest : public QObject {
     QCOMPARE(watch.ran_on["ar_add"], "fused");
     for (std::size_t k = 0; k < got.size(); ++k) {
       const std::string& name = graph_.outputs[k].name;
-      if (name != "hout" && name != "res_relu" && name != "ar_add") continue;
+      if (name != "hout" && name != "res_relu" && name != "ar_add" && name != "sem_add" &&
+          name != "sea_add")
+        continue;
       const auto g = got[k].values<float>(), w = want_[k].values<float>();
       QCOMPARE(g.size(), w.size());
       for (std::size_t i = 0; i < w.size(); ++i)
@@ -428,6 +446,10 @@ class GlFusionTest : public QObject {
                                                       << "up_bias";
     QTest::newRow("scalar bias of a transposed convolution") << "up1"
                                                              << "up1_bias";
+    QTest::newRow("binary op and addend") << "sem"
+                                          << "sem_add";
+    QTest::newRow("binary op, activation and addend") << "sea"
+                                                      << "sea_add";
   }
   void failing_fused_kernel_runs_on_cpu() {
     QFETCH(QString, producer);

@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "ops/attr.h"
+#include "ops/fusion.h"
 
 namespace tfjsi::cpu {
 
@@ -48,30 +49,43 @@ std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
   for (const auto& in : inputs) host.push_back(download(in));
   refuse_complex(node, host);
   // A fused node's activation (the gl backend's offer, run here when its kernel fell back): the
-  // activation's own kernel over the output. A Prelu's alpha is the node's last input.
+  // activation's own kernel over the output. A Prelu's alpha is the node's last input, but for an
+  // addend (ops::kFusedAddend of an op without a fused epilogue, whose kernels add their own):
+  // the AddV2 kernel adds that last input before or after the activation.
+  std::optional<HostTensor> addend;
+  bool addend_after_act = false;
+  if (!ops::has_fused_epilogue(node.op) && ops::attr<bool>(node, ops::kFusedAddend, false) &&
+      !host.empty()) {
+    addend = std::move(host.back());
+    host.pop_back();
+    addend_after_act = ops::attr<bool>(node, ops::kFusedAddendAfterActivation, false);
+  }
+  // Adds a fused bias or addend to the kernel's one output, broadcast as AddV2 does.
+  auto add_fused = [&](std::vector<HostTensor>& out, HostTensor operand, const char* what) {
+    if (out.size() != 1)
+      throw ModelError("node '" + node.name + "' (" + node.op + "): cannot add a fused " + what);
+    graph::Node a;
+    a.name = node.name;
+    a.op = "AddV2";
+    out.push_back(std::move(operand));
+    out = kernel_for("AddV2")(KernelContext{a, out, ctx.pool});
+  };
   const auto act = ops::try_attr<std::string>(node, runtime::kFusedActivation);
   std::vector<HostTensor> act_extra;
   if (act && *act == "Prelu" && !host.empty()) {
     act_extra.push_back(std::move(host.back()));
     host.pop_back();
   }
-  // A fused bias (kFusedBias): the node's last input (before a Prelu's alpha), added by the
-  // AddV2 kernel (a vector per channel or a scalar broadcasts) before the activation.
+  // A fused bias (kFusedBias): the node's last input (before a Prelu's alpha), added before the
+  // activation (a vector per channel or a scalar broadcasts).
   std::optional<HostTensor> fused_bias;
   if (ops::attr<bool>(node, runtime::kFusedBias, false) && !host.empty()) {
     fused_bias = std::move(host.back());
     host.pop_back();
   }
   std::vector<HostTensor> out = fn(KernelContext{node, host, ctx.pool});
-  if (fused_bias) {
-    if (out.size() != 1)
-      throw ModelError("node '" + node.name + "' (" + node.op + "): cannot add a fused bias");
-    graph::Node b;
-    b.name = node.name;
-    b.op = "AddV2";
-    out.push_back(std::move(*fused_bias));
-    out = kernel_for("AddV2")(KernelContext{b, out, ctx.pool});
-  }
+  if (fused_bias) add_fused(out, std::move(*fused_bias), "bias");
+  if (addend && !addend_after_act) add_fused(out, std::move(*addend), "addend");
   if (act) {
     const Kernel act_fn = kernel_for(*act);
     if (!act_fn || out.size() != 1)
@@ -84,6 +98,7 @@ std::vector<runtime::TensorView> CpuBackend::run(const graph::Node& node,
     for (auto& e : act_extra) out.push_back(std::move(e));
     out = act_fn(KernelContext{a, out, ctx.pool});
   }
+  if (addend && addend_after_act) add_fused(out, std::move(*addend), "addend");
 
   std::vector<runtime::TensorView> views;
   views.reserve(out.size());

@@ -107,6 +107,20 @@ std::optional<graph::Node> GlBackend::fuse(
       return std::nullopt;
     }
   }
+  // A binary op (with its activation, if it took one) followed by the add of a tensor of its
+  // output's shape: the addend is its last input (kFusedAddend, after the activation when it has
+  // one, kFusedAddendAfterActivation); nothing is taken in after it.
+  const bool binary = one_of(producer.op, kBinary);
+  if (binary && producer.attr(ops::kFusedAddend)) return std::nullopt;
+  if (const auto addend = binary ? addend_of(next, through, next_inputs) : std::nullopt) {
+    if (follow) return std::nullopt;
+    graph::Node fused = producer;
+    fused.attrs[std::string(ops::kFusedAddend)] = true;
+    if (producer.attr(runtime::kFusedActivation))
+      fused.attrs[std::string(ops::kFusedAddendAfterActivation)] = true;
+    fused.inputs.push_back(*addend);
+    return fused;
+  }
   // An activation: the activations of common.glsl that cpu's fused kernels know too. Prelu's
   // alpha (its input 1, a Const per channel as the plan and supports_inputs check) becomes the
   // fused node's last input.
@@ -117,7 +131,7 @@ std::optional<graph::Node> GlBackend::fuse(
     return marked(std::move(*fused));
   }
   const std::optional<ops::Activation> act = ops::activation_node(next);
-  if (!act || !one_of(producer.op, kBinary)) return std::nullopt;
+  if (!act || !binary || hard_swish) return std::nullopt;
   const bool prelu = *act == ops::Activation::Prelu;
   graph::Node fused = producer;
   fused.attrs[std::string(runtime::kFusedActivation)] = next.op;

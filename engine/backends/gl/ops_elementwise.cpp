@@ -4,6 +4,7 @@
 #include "backends/gl/gl_op.h"
 #include "backends/gl/shader_library.h"
 #include "ops/attr.h"
+#include "ops/fusion.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -40,8 +41,11 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   const std::optional<Activation> act = fused_activation(c.node());
   if (!act) c.unsupported("its fused activation is not supported");
   const bool prelu = *act == Activation::Prelu;
-  // A fused Prelu reads its alpha, one per output channel, as input 2.
-  c.expect_inputs(prelu ? 3 : 2, prelu ? 3 : 2);
+  // A fused Prelu reads its alpha, one per output channel, as input 2; a fused addend
+  // (ops::kFusedAddend, of the output's shape) is the last input.
+  const bool addend = ops::attr<bool>(c.node(), ops::kFusedAddend, false);
+  const std::size_t want = 2 + (prelu ? 1 : 0) + (addend ? 1 : 0);
+  c.expect_inputs(want, want);
   const GlTensorData &a = c.tex(0), &b = c.tex(1);
   const Shape &sa = c.shape(0), &sb = c.shape(1);
   const std::size_t rank = std::max(sa.size(), sb.size());
@@ -69,6 +73,17 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
     call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
     call.defines += def("IN2_SPLAT", std::int64_t{many && call.inputs.back()->layout().c == 1});
   }
+  // ADDEND: 0 none, 1 before the activation, 2 after it (epilogue.glsl's codes).
+  std::int64_t addend_code = 0;
+  if (addend) {
+    if (c.shape(want - 1) != out_shape)
+      c.unsupported("an addend " + shape_to_string(c.shape(want - 1)) +
+                    " that is not of the output's shape " + shape_to_string(out_shape));
+    call.inputs.push_back(&c.tex(want - 1));
+    call.defines += "#define load_addend load_in" + std::to_string(call.inputs.size() - 1) + "\n";
+    addend_code = ops::attr<bool>(c.node(), ops::kFusedAddendAfterActivation, false) ? 2 : 1;
+  }
+  call.defines += def("ADDEND", addend_code);
   call.output = out.get();
   c.dispatch(call);
   return OpContext::result(out, out_shape);
@@ -110,8 +125,10 @@ std::vector<runtime::TensorView> add_n(OpContext& c) {
 // the kernel checks it (cpu runs the node when it does not match).
 bool binary_supported(const graph::Node& n, InputInfos inputs) {
   const std::optional<Activation> act = fused_activation(n);
-  if (act != Activation::Prelu) return act && n.inputs.size() == 2;
-  if (n.inputs.size() != 3) return false;
+  // A fused addend (ops::kFusedAddend) is one input more, the last.
+  const std::size_t addend = ops::attr<bool>(n, ops::kFusedAddend, false) ? 1 : 0;
+  if (act != Activation::Prelu) return act && n.inputs.size() == 2 + addend;
+  if (n.inputs.size() != 3 + addend) return false;
   if (inputs.empty()) return true;
   const PartialShape* alpha = known_shape(inputs, 2);
   const std::int64_t c = out_channels(n);

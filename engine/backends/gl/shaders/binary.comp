@@ -7,7 +7,9 @@
 // (warm medians measured unchanged, bench/results/gl-live-2026-11-26-b.md), where a program per
 // op cost a build each. The splats (IN0_SPLAT, IN1_SPLAT) are uniforms for the same reason: a
 // select per texel. Specialised by #define: ACT (see epilogue.glsl; sigmoid's exp would cost every
-// Add) and a fused Prelu's IN2_SPLAT. Shapes and the activation's parameters are uniforms.
+// Add), a fused Prelu's IN2_SPLAT and ADDEND, a fused add of a tensor of the output's shape
+// (load_addend) before (1) or after (2) the activation. Shapes and the activation's parameters are
+// uniforms.
 #define OP_ADD 0
 #define OP_SUB 1
 #define OP_MUL 2
@@ -40,6 +42,9 @@ void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
   vec4 z = op(fetch_a(n, h, w, s), fetch_b(n, h, w, s));
+#if ADDEND == 1
+  z += load_addend(n, h, w, s);
+#endif
 #if ACT == ACT_LINEAR
   z = act_linear(z, ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG);
 #elif ACT == ACT_PRELU
@@ -51,6 +56,9 @@ void main() {
 #endif
 #else
   z = activate(ACT, z, vec4(0.0));
+#endif
+#if ADDEND == 2
+  z += load_addend(n, h, w, s);
 #endif
   store_out(n, h, w, s, z);
 }
