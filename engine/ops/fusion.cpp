@@ -18,6 +18,31 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// The value of `ref` when it is a scalar (one element) float32 Const.
+std::optional<float> scalar_const(const graph::Graph& graph, const graph::TensorRef& ref) {
+  const graph::Node& c = graph.nodes[static_cast<std::size_t>(ref.node)];
+  if (c.op != "Const" || !c.value || c.value->dtype != DType::Float32 ||
+      c.value->num_elements() != 1 || !c.value->buffer)
+    return std::nullopt;
+  return c.value->values<float>()[0];
+}
+
+// The one reader of a node's output, or -1.
+int only(std::span<const int> readers) {
+  return readers.size() == 1 ? readers[0] : -1;
+}
+
+// The scalar Const that `n`, a binary op `op` (or `alt`), combines with a's output, in either
+// order.
+std::optional<float> binary_with_const(const graph::Graph& graph, const graph::Node& n, int a,
+                                       std::string_view op, std::string_view alt = {}) {
+  if ((n.op != op && (alt.empty() || n.op != alt)) || n.inputs.size() != 2) return std::nullopt;
+  for (int k = 0; k < 2; ++k)
+    if (n.inputs[k].node == a && n.inputs[k].output == 0)
+      if (auto v = scalar_const(graph, n.inputs[1 - k])) return v;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Activation> fused_activation(std::string_view name) {
@@ -150,38 +175,6 @@ std::optional<graph::Node> fuse_addend(const graph::Node& fused, const graph::Te
   out.inputs.push_back(addend);
   return out;
 }
-
-}  // namespace tfjsi::ops
-
-namespace tfjsi::ops {
-namespace {
-
-// The value of `ref` when it is a scalar (one element) float32 Const.
-std::optional<float> scalar_const(const graph::Graph& graph, const graph::TensorRef& ref) {
-  const graph::Node& c = graph.nodes[static_cast<std::size_t>(ref.node)];
-  if (c.op != "Const" || !c.value || c.value->dtype != DType::Float32 ||
-      c.value->num_elements() != 1 || !c.value->buffer)
-    return std::nullopt;
-  return c.value->values<float>()[0];
-}
-
-// The one reader of a node's output, or -1.
-int only(std::span<const int> readers) {
-  return readers.size() == 1 ? readers[0] : -1;
-}
-
-// The scalar Const that `n`, a binary op `op` (or `alt`), combines with a's output, in either
-// order.
-std::optional<float> binary_with_const(const graph::Graph& graph, const graph::Node& n, int a,
-                                       std::string_view op, std::string_view alt = {}) {
-  if ((n.op != op && (alt.empty() || n.op != alt)) || n.inputs.size() != 2) return std::nullopt;
-  for (int k = 0; k < 2; ++k)
-    if (n.inputs[k].node == a && n.inputs[k].output == 0)
-      if (auto v = scalar_const(graph, n.inputs[1 - k])) return v;
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::optional<HardSwishNodes> match_hard_swish(
     const graph::Graph& graph, int x, const std::function<std::span<const int>(int)>& readers) {

@@ -271,7 +271,6 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
         const auto h = ops::match_hard_swish(
             graph, tail, [&](int c) -> std::span<const int> { return plan.nodes[c].consumers; });
         if (!h || !single_use(h->mul) || !single_use(h->add) || !single_use(h->relu6)) break;
-
         bool all = true;
         for (int c : {h->mul, h->add, h->relu6, h->out}) all = all && joinable(c);
         if (!all) break;
