@@ -183,5 +183,10 @@ std::string def_symbol(std::string_view name, std::string_view symbol);
 // #define ACT ACT_LINEAR with its uniforms for none, relu, relu6 and leaky (slope `alpha`), so that
 // they share one program; the macro of `a` otherwise (Prelu: the caller binds the alpha).
 void set_activation(KernelCall& call, Activation a, float alpha);
+// A fused addend (ops::kFusedAddend): binds input `k` of the node, which must have the output's
+// shape (else BackendLimit), as the kernel's next input and #defines ADDEND (1 before the
+// activation, 2 after it; 0 for none) and load_addend, as epilogue.glsl and binary.comp read them.
+void set_addend(OpContext& c, KernelCall& call, std::optional<std::size_t> k, bool after_activation,
+                const Shape& out_shape);
 
 }  // namespace tfjsi::gl

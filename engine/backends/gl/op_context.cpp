@@ -17,6 +17,18 @@ void OpContext::add_half_between(KernelCall& call) const {
   call.set_int("HALF_BETWEEN", half_between_);
 }
 
+void set_addend(OpContext& c, KernelCall& call, std::optional<std::size_t> k, bool after_activation,
+                const Shape& out_shape) {
+  if (k) {
+    if (c.shape(*k) != out_shape)
+      c.unsupported("an addend " + shape_to_string(c.shape(*k)) +
+                    " that is not of the output's shape " + shape_to_string(out_shape));
+    call.inputs.push_back(&c.tex(*k));
+    call.defines += "#define load_addend load_in" + std::to_string(call.inputs.size() - 1) + "\n";
+  }
+  call.defines += def("ADDEND", std::int64_t{k ? (after_activation ? 2 : 1) : 0});
+}
+
 void set_activation(KernelCall& call, Activation a, float alpha) {
   const float inf = std::numeric_limits<float>::infinity();
   float slope = 1, ceiling = inf;

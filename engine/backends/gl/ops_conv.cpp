@@ -70,20 +70,11 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
     alpha_splat = call.inputs.back()->layout().c == 1 && channels > 1;
   }
   // The addend is a #define: it adds an input, so a kernel with one is another program anyway.
-  if (e.addend) {
-    const std::size_t k = e.addend_input();
-    if (c.shape(k) != out_shape)
-      c.unsupported("an addend " + shape_to_string(c.shape(k)) +
-                    " that is not of the output's "
-                    "shape " +
-                    shape_to_string(out_shape));
-    call.inputs.push_back(&c.tex(k));
-    call.defines += "#define load_addend load_in" + std::to_string(call.inputs.size() - 1) + "\n";
-  }
+  set_addend(c, call, e.addend ? std::optional(e.addend_input()) : std::nullopt,
+             e.addend_after_activation, out_shape);
   call.set_int("HAS_BIAS", e.bias ? 1 : 0);
-  call.defines += def("BIAS_SPLAT", std::int64_t{bias_splat}) +
-                  def("ALPHA_SPLAT", std::int64_t{alpha_splat}) +
-                  def("ADDEND", std::int64_t{e.addend ? (e.addend_after_activation ? 2 : 1) : 0});
+  call.defines +=
+      def("BIAS_SPLAT", std::int64_t{bias_splat}) + def("ALPHA_SPLAT", std::int64_t{alpha_splat});
   set_activation(call, activation_code(e.activation), e.leaky_alpha);
   if (e.activation == ops::Activation::HardSwish) {
     call.set_float("HARD_SWISH_SCALE", e.hard_swish_scale);

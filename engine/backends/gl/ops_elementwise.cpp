@@ -73,17 +73,8 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
     call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
     call.defines += def("IN2_SPLAT", std::int64_t{many && call.inputs.back()->layout().c == 1});
   }
-  // ADDEND: 0 none, 1 before the activation, 2 after it (epilogue.glsl's codes).
-  std::int64_t addend_code = 0;
-  if (addend) {
-    if (c.shape(want - 1) != out_shape)
-      c.unsupported("an addend " + shape_to_string(c.shape(want - 1)) +
-                    " that is not of the output's shape " + shape_to_string(out_shape));
-    call.inputs.push_back(&c.tex(want - 1));
-    call.defines += "#define load_addend load_in" + std::to_string(call.inputs.size() - 1) + "\n";
-    addend_code = ops::attr<bool>(c.node(), ops::kFusedAddendAfterActivation, false) ? 2 : 1;
-  }
-  call.defines += def("ADDEND", addend_code);
+  set_addend(c, call, addend ? std::optional(want - 1) : std::nullopt,
+             ops::attr<bool>(c.node(), ops::kFusedAddendAfterActivation, false), out_shape);
   call.output = out.get();
   c.dispatch(call);
   return OpContext::result(out, out_shape);
