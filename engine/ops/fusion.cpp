@@ -96,7 +96,8 @@ FusedEpilogue fused_epilogue(const graph::Node& node, std::size_t num_inputs) {
     if (e.activation != Activation::None) fail("a hard swish after another activation");
     e.activation = Activation::HardSwish;
     e.hard_swish_scale = *scale;
-    e.hard_swish_shift = attr<float>(node, kFusedHardSwishShift, 3.f);
+    e.hard_swish_shift =
+        attr<float>(node, kFusedHardSwishShift, FusedEpilogue::kKerasHardSwishShift);
   }
   return e;
 }

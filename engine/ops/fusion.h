@@ -64,7 +64,8 @@ struct FusedEpilogue {
   // HardSwish: y = (x * scale) * relu6(x + shift), each step a float32 operation in that order,
   // as the converter's four nodes compute it (scale 1/6 and shift 3, or their float16 roundings
   // in a quantized model).
-  float hard_swish_scale = 1.f / 6.f, hard_swish_shift = 3.f;
+  static constexpr float kKerasHardSwishScale = 1.f / 6.f, kKerasHardSwishShift = 3.f;
+  float hard_swish_scale = kKerasHardSwishScale, hard_swish_shift = kKerasHardSwishShift;
 
   static constexpr std::size_t kBiasInput = 2, kAlphaInput = 3;
   bool prelu() const { return activation == Activation::Prelu; }

@@ -43,7 +43,8 @@ struct Epilogue {
   Activation act = Activation::None;
   const float* alpha = nullptr;  // Prelu
   float leaky_alpha = 0.2f;
-  float hard_swish_scale = 1.f / 6.f, hard_swish_shift = 3.f;
+  float hard_swish_scale = ops::FusedEpilogue::kKerasHardSwishScale,
+        hard_swish_shift = ops::FusedEpilogue::kKerasHardSwishShift;
 
   bool empty() const { return !bias && act == Activation::None; }
   // out[0..n) holds channels [c0, c0 + n) of one output position.
@@ -72,7 +73,8 @@ class FusedOps {
   bool addend_after_activation_ = false;
   Activation act_ = Activation::None;
   float leaky_alpha_ = 0.2f;
-  float hard_swish_scale_ = 1.f / 6.f, hard_swish_shift_ = 3.f;
+  float hard_swish_scale_ = ops::FusedEpilogue::kKerasHardSwishScale,
+        hard_swish_shift_ = ops::FusedEpilogue::kKerasHardSwishShift;
   bool per_channel_ = true;
 };
 
