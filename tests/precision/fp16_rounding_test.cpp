@@ -4,6 +4,7 @@
 #include <QtTest>
 #include <bit>
 #include <cmath>
+#include <vector>
 
 #include "analysis/fp16_rounding.h"
 
@@ -43,6 +44,27 @@ class Fp16RoundingTest : public QObject {
       QVERIFY2(float_to_half_bits(c.v, kIeee) == c.bits, qPrintable(QString::number(c.v)));
     QVERIFY(std::isnan(round_to_half(NAN, kIeee)));
     QVERIFY(std::isnan(round_to_half(NAN, kMesa)));
+  }
+
+  // The span form (uploads' fast path) gives what the single value does, on float bit patterns
+  // across every exponent, both signs and both rules.
+  void span_matches_single_values() {
+    std::vector<float> v;
+    for (std::uint64_t b = 0; b <= 0xffffffffu; b += 4093)
+      v.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
+    for (float x : {65504.f, 65519.f, 65520.f, 65535.f, std::ldexp(1.f, -14),
+                    std::nextafter(std::ldexp(1.f, -14), 0.f), 1.f + std::ldexp(1.f, -11)})
+      v.insert(v.end(), {x, -x});
+    for (const HalfRule rule : {kIeee, kMesa}) {
+      std::vector<float> r = v;
+      round_to_half(std::span<float>(r), rule);
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        const float want = round_to_half(v[i], rule);
+        QVERIFY2(std::bit_cast<std::uint32_t>(r[i]) == std::bit_cast<std::uint32_t>(want) ||
+                     (std::isnan(r[i]) && std::isnan(want)),
+                 qPrintable(QString("%1: %2, not %3").arg(v[i]).arg(r[i]).arg(want)));
+      }
+    }
   }
 
   void truncating_clamp() {

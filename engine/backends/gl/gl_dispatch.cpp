@@ -10,6 +10,7 @@
 // default, as the engine's thread only waits for them. Measured on a quiet 2-core machine, two
 // workers cut cold first results by 30-50% (bench/results/gl-cold-2026-11-27.md); on one loaded
 // by other work they made them slower (gl-live-2026-11-26.md), as any parallel build would.
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <stdexcept>
@@ -316,8 +317,13 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
 
 void GlBackend::dispatch(const KernelCall& call) {
   dispatch_one(call);
-  if (call.output && call.output->storage() == Storage::Fp16Emulated && half_rules_)
-    dispatch_one(half_round_call(*call.output, half_rules_->store));
+  if (!call.output || call.output->storage() != Storage::Fp16Emulated || !half_rules_) return;
+  using Stores = KernelCall::Stores;
+  const bool halves = call.stores == Stores::Halves ||
+                      (call.stores == Stores::InputValues &&
+                       std::all_of(call.inputs.begin(), call.inputs.end(),
+                                   [](const GlTensorData* in) { return in->fp16(); }));
+  if (!halves) dispatch_one(half_round_call(*call.output, half_rules_->store));
 }
 
 void GlBackend::dispatch_one(const KernelCall& call) {

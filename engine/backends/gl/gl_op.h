@@ -46,6 +46,11 @@ struct KernelCall {
   // the backend shapes a group of 64 after the grid (kernels whose invocations share nothing),
   // so that a grid one texel high or one texel wide does not leave most of each group idle.
   std::array<int, 3> local{0, 0, 0};
+  // What the kernel stores, for an fp16 output in emulated storage (fp16_storage.h), whose
+  // rounding pass is skipped where it would change nothing: values a half holds whatever the
+  // inputs (Halves), or only the inputs' own values (InputValues: halves when every input is).
+  enum class Stores { Any, Halves, InputValues };
+  Stores stores = Stores::Any;
 
   void set_int(std::string name, std::int64_t v) {
     uniforms.push_back({std::move(name), false, v});

@@ -1,5 +1,6 @@
 // Elementwise ops: activations and other unary functions, binary ops with broadcasting, AddN.
 #include <algorithm>
+#include <array>
 
 #include "backends/gl/gl_op.h"
 #include "backends/gl/shader_library.h"
@@ -12,6 +13,12 @@ namespace {
 // `op` is unary.comp's macro for f (OP_EXP, ...; OP_ACT applies `act`).
 std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
                                        Activation act = Activation::None, float alpha = 0.f) {
+  // What leaves a half a half (a clip at 0 or 6, a sign, an integer of a half): emulated fp16
+  // storage needs no rounding pass after it.
+  constexpr std::array<std::string_view, 6> kKeepsHalves{"OP_ABS",  "OP_NEG",   "OP_FLOOR",
+                                                         "OP_CEIL", "OP_ROUND", "OP_SIGN"};
+  const bool keeps = act == Activation::Relu || act == Activation::Relu6 ||
+                     std::find(kKeepsHalves.begin(), kKeepsHalves.end(), op) != kKeepsHalves.end();
   c.expect_inputs(1, 1);
   const GlTensorData& x = c.tex(0);
   auto out = c.output(c.shape(0));
@@ -19,6 +26,7 @@ std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
   call.shader = "unary.comp";
   call.defines = def_symbol("OP", op);
   set_activation(call, act, alpha);
+  if (keeps) call.stores = KernelCall::Stores::InputValues;
   call.inputs = {&x};
   call.output = out.get();
   c.dispatch(call);
@@ -75,6 +83,10 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   }
   set_addend(c, call, addend ? std::optional(want - 1) : std::nullopt,
              ops::attr<bool>(c.node(), ops::kFusedAddendAfterActivation, false), out_shape);
+  // The larger or smaller of two halves, maybe clipped at 0 or 6: a half.
+  if ((op == "OP_MAX" || op == "OP_MIN") && !addend &&
+      (*act == Activation::None || *act == Activation::Relu || *act == Activation::Relu6))
+    call.stores = KernelCall::Stores::InputValues;
   call.output = out.get();
   c.dispatch(call);
   return OpContext::result(out, out_shape);

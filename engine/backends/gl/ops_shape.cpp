@@ -10,6 +10,7 @@
 
 #include "backends/gl/gl_op.h"
 #include "backends/gl/glsl_index.h"
+#include "core/half_float.h"
 #include "ops/attr.h"
 
 namespace tfjsi::gl {
@@ -18,13 +19,14 @@ namespace {
 // `source_lane` defines `float source_lane(ivec4 o)`, the value of output lane o (padded NHWC).
 // `source_texel`, when given, defines `vec4 source_texel(ivec4 o)`, the value of output texel o
 // (n, h, w, slice); gather_lanes.comp then uses it instead. `uniforms` are the values they name.
-std::vector<runtime::TensorView> gather(OpContext& c, std::vector<const GlTensorData*> inputs,
-                                        const Shape& out_shape, std::string source_lane,
-                                        std::string source_texel = {},
-                                        std::vector<UniformValue> uniforms = {}) {
+std::vector<runtime::TensorView> gather(
+    OpContext& c, std::vector<const GlTensorData*> inputs, const Shape& out_shape,
+    std::string source_lane, std::string source_texel = {}, std::vector<UniformValue> uniforms = {},
+    KernelCall::Stores stores = KernelCall::Stores::InputValues) {
   auto out = c.output(out_shape);
   KernelCall call;
   call.uniforms = std::move(uniforms);
+  call.stores = stores;
   call.shader = "gather_lanes.comp";
   if (source_texel.empty()) {
     call.extra = std::move(source_lane);
@@ -464,13 +466,16 @@ std::vector<runtime::TensorView> pad(OpContext& c) {
   for (std::size_t d = 0; d < 4; ++d)
     u.push_back({"PAD_BEFORE" + std::to_string(d), false, before[d]});
   u.push_back({"PAD_VALUE", true, 0, value});
+  // The value is stored as it is: only a half's is one fp16 storage needs no rounding for.
+  const auto stores = value == round_to_half(value, HalfRule{}) ? KernelCall::Stores::InputValues
+                                                                : KernelCall::Stores::Any;
   const std::string g =
       "float source_lane(ivec4 o) {\n"
       "  ivec4 i = o - ivec4(PAD_BEFORE0, PAD_BEFORE1, PAD_BEFORE2, PAD_BEFORE3);\n"
       "  if (any(lessThan(i, ivec4(0))) || any(greaterThanEqual(i, ivec4(IN0_N, IN0_H, IN0_W, "
       "IN0_C)))) return PAD_VALUE;\n  return lane_in0(i.x, i.y, i.z, i.w);\n}\n";
   if (x.empty() || p[2 * x.size() - 2] || p[2 * x.size() - 1])
-    return gather(c, {&c.tex(0)}, out_shape, g, "", std::move(u));
+    return gather(c, {&c.tex(0)}, out_shape, g, "", std::move(u), stores);
   // Channels not padded: whole texels move (lanes past C are 0 in the source, and the store
   // masks them anyway).
   const std::string t =
@@ -478,7 +483,7 @@ std::vector<runtime::TensorView> pad(OpContext& c) {
       "  ivec3 i = o.xyz - ivec3(PAD_BEFORE0, PAD_BEFORE1, PAD_BEFORE2);\n"
       "  if (any(lessThan(i, ivec3(0))) || any(greaterThanEqual(i, ivec3(IN0_N, IN0_H, "
       "IN0_W)))) return vec4(PAD_VALUE);\n  return load_in0(i.x, i.y, i.z, o.w);\n}\n";
-  return gather(c, {&c.tex(0)}, out_shape, g, t, std::move(u));
+  return gather(c, {&c.tex(0)}, out_shape, g, t, std::move(u), stores);
 }
 
 std::vector<runtime::TensorView> strided_slice(OpContext& c) {

@@ -29,6 +29,7 @@ std::vector<runtime::TensorView> pool(OpContext& c, bool avg) {
   else
     set_window(call, w);
   call.defines += def("AVG", std::int64_t{avg});
+  if (!avg) call.stores = KernelCall::Stores::InputValues;  // each output is one of its window's
   call.inputs = {&c.tex(0)};
   call.output = out.get();
   c.dispatch(call);
@@ -251,6 +252,7 @@ std::vector<runtime::TensorView> depth_to_space(OpContext& c) {
   KernelCall call;
   call.shader = "depth_to_space.comp";
   call.defines = def("BLOCK", b);
+  call.stores = KernelCall::Stores::InputValues;
   call.inputs = {&c.tex(0)};
   call.output = out.get();
   c.dispatch(call);
