@@ -511,6 +511,15 @@ class GlKernelsTest : public QObject {
     auto out = f.gl->run(test::make_node("Reshape", 2), views, ctx);
     QCOMPARE(out.at(0).data.get(), views[0].data.get());
     QCOMPARE(out.at(0).shape, Shape{10});
+    // Unpacking a batch of one (movenet's input) is the same: no copy.
+    Node u = test::make_node("Unpack");
+    u.attrs["num"] = std::int64_t{1};
+    HostTensor image = rnd({1, 6, 7, 3});
+    std::vector<runtime::TensorView> one{{f.gl->upload(image), DType::Float32, image.shape}};
+    auto unpacked = f.gl->run(u, one, ctx);
+    QCOMPARE(unpacked.at(0).data.get(), one[0].data.get());
+    QCOMPARE(unpacked.at(0).shape, (Shape{6, 7, 3}));
+    check(u, {image}, "Unpack of one");
   }
 
   void concat() {

@@ -73,13 +73,13 @@ std::string texel_source(const std::string& expr) {
   return "vec4 source_texel(ivec4 o) { return " + expr + "; }\n";
 }
 
-// Input 0 under another shape with the same elements in the same order: shares the texture when
+// Input k under another shape with the same elements in the same order: shares the texture when
 // the padded layout is unchanged (leading 1s differ), else copies lane by lane.
-std::vector<runtime::TensorView> view(OpContext& c, const Shape& out_shape) {
-  const GlTensorData& in = c.tex(0);
+std::vector<runtime::TensorView> view(OpContext& c, const Shape& out_shape, std::size_t k = 0) {
+  const GlTensorData& in = c.tex(k);
   const auto lo = layout_of(out_shape);
   if (!lo) c.unsupported("output rank " + std::to_string(out_shape.size()) + " is over 4");
-  if (*lo == in.layout()) return {runtime::TensorView{c.input_data(0), DType::Float32, out_shape}};
+  if (*lo == in.layout()) return {runtime::TensorView{c.input_data(k), DType::Float32, out_shape}};
   // The input's dims are its layout's uniforms.
   std::string g = "float source_lane(ivec4 o) {\n" + glsl_out_flat() +
                   glsl_split_flat({"IN0_N", "IN0_H", "IN0_W", "IN0_C"}) +
@@ -160,6 +160,8 @@ std::vector<runtime::TensorView> slice_along(OpContext& c, std::size_t in, std::
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(axis));
   else
     out[axis] = size;
+  // All of it (an Unpack or Split into one): the same elements in the same order.
+  if (begin == 0 && size == x[axis]) return view(c, out, in);
   // The offset is the uniform SLICE_BEGIN: every output of a split is one program.
   std::vector<std::string> src;
   std::size_t od = 0;
