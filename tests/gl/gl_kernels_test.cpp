@@ -268,27 +268,62 @@ class GlKernelsTest : public QObject {
         {{1, 7, 7, 5}, {3, 3, 5, 1}, 1, "SAME"},   {{2, 9, 8, 3}, {3, 3, 3, 2}, 2, "SAME"},
         {{1, 8, 8, 8}, {5, 5, 8, 1}, 2, "VALID"},  {{1, 9, 9, 6}, {3, 3, 6, 1}, 1, "SAME", 2},
         {{2, 10, 11, 9}, {3, 3, 9, 1}, 2, "SAME"}, {{1, 3, 301, 4}, {3, 3, 4, 1}, 1, "SAME"}};
-    for (const bool off : {false, true})
-      for (const Case& c : cases)
-        for (bool fused : {false, true}) {
-          const PackedWeights packed(*f.gl, off);
-          // DepthwiseConv2d is the converter's other name of DepthwiseConv2dNative.
-          const char* plain = c.x[0] == 2 ? "DepthwiseConv2d" : "DepthwiseConv2dNative";
-          Node n = test::make_node(fused ? "FusedDepthwiseConv2dNative" : plain, 2);
-          n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
-          n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
-          n.attrs["padding"] = c.pad;
-          std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
-          if (fused) {
-            n.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu6"};
-            n.attrs["num_args"] = std::int64_t{1};
-            n.inputs.push_back({2, 0});
-            in.push_back(rnd({c.f[2] * c.f[3]}, -2.f, 2.f));
+    using Small = gl::GlTestHooks::SmallLayers;
+    for (const Small small : {Small::Specialised, Small::Shared})
+      for (const bool off : {false, true})
+        for (const Case& c : cases)
+          for (bool fused : {false, true}) {
+            const PackedWeights packed(*f.gl, off);
+            f.gl->test_hooks().small_layers = small;
+            struct Reset {
+              gl::GlBackend& gl;
+              ~Reset() { gl.test_hooks().small_layers = Small::Choose; }
+            } reset{*f.gl};
+            // DepthwiseConv2d is the converter's other name of DepthwiseConv2dNative.
+            const char* plain = c.x[0] == 2 ? "DepthwiseConv2d" : "DepthwiseConv2dNative";
+            Node n = test::make_node(fused ? "FusedDepthwiseConv2dNative" : plain, 2);
+            n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
+            n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
+            n.attrs["padding"] = c.pad;
+            std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
+            if (fused) {
+              n.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd", "Relu6"};
+              n.attrs["num_args"] = std::int64_t{1};
+              n.inputs.push_back({2, 0});
+              in.push_back(rnd({c.f[2] * c.f[3]}, -2.f, 2.f));
+            }
+            check(n, in,
+                  n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) +
+                      path_name(off) +
+                      (small == Small::Shared ? " [shared small-layer program]" : ""));
+            if (QTest::currentTestFailed()) return;
           }
-          check(n, in,
-                n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + path_name(off));
-          if (QTest::currentTestFailed()) return;
-        }
+  }
+
+  // Small depthwise layers (a few hundred output texels) of different windows share one program;
+  // one whose window already has a program of its own (made for a larger layer) takes that one.
+  // On a backend of its own, so that no other test's programs are there.
+  void small_depthwise_layers_share_a_program() {
+    test::GlFixture fresh;
+    auto dw = [&](Shape x, Shape w, std::int64_t stride, std::int64_t dilation) {
+      Node n = test::make_node("DepthwiseConv2dNative", 2);
+      n.attrs["strides"] = I64s{1, stride, stride, 1};
+      n.attrs["dilations"] = I64s{1, dilation, dilation, 1};
+      n.attrs["padding"] = std::string("SAME");
+      const std::vector<HostTensor> in{rnd(std::move(x)), rnd(std::move(w))};
+      const std::size_t before = fresh.gl->programs() ? fresh.gl->programs()->size() : 0;
+      test::expect_close(fresh.run_gl(n, in), test::run_cpu(n, in), false,
+                         "depthwise " + shape_to_string(in[1].shape));
+      return fresh.gl->programs()->size() - before;
+    };
+    // A large layer with a 5x5 window builds its own program (and packs its filter); a small one
+    // with that window then takes it: nothing new.
+    QVERIFY(dw({1, 24, 24, 12}, {5, 5, 12, 1}, 1, 1) >= 1);
+    QCOMPARE(dw({1, 5, 5, 12}, {5, 5, 12, 1}, 1, 1), std::size_t{0});
+    // Three other windows, small maps: the first builds the shared program, the others none.
+    QCOMPARE(dw({1, 6, 6, 8}, {3, 3, 8, 1}, 1, 1), std::size_t{1});
+    QCOMPARE(dw({1, 7, 5, 6}, {2, 4, 6, 2}, 2, 1), std::size_t{0});
+    QCOMPARE(dw({1, 9, 9, 4}, {3, 3, 4, 1}, 1, 3), std::size_t{0});
   }
 
   // A filter that is already a texture (computed, or read as it is by another kernel) is

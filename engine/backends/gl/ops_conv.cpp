@@ -246,6 +246,8 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
 
 // depthwise_direct.comp's tile: output pixels along a row per invocation.
 constexpr std::int64_t kDepthwisePixels = 4;
+// Depthwise outputs of at most this many texels are small (depthwise.comp's SMALL).
+constexpr std::int64_t kSmallDepthwiseTexels = 512;
 
 // A depthwise filter [KH][KW][C][1] as depthwise_direct.comp reads it
 // (pack_depthwise_weights.comp says how).
@@ -266,14 +268,51 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
   const Shape out_shape{x[0], w.out_h, w.out_w, f[2] * f[3]};
   require_loops_fit(c, nested_iterations(f[0], f[1]),
                     "a " + std::to_string(f[0]) + "x" + std::to_string(f[1]) + " window");
-  KernelCall call;
-  set_window(call, w);
-  const GlTensorData* weights = f[3] == 1 ? packed_depthwise_weights(c, f) : nullptr;
-  // in1 is the filter, packed or not, so that the epilogue's bias and alpha are in2 and in3.
-  call.inputs = {&c.tex(0), weights ? weights : &c.tex(1)};
-  if (weights) {
-    call.shader = "depthwise_direct.comp";
-    call.defines += def("PW", kDepthwisePixels);
+  // depthwise_direct.comp (multiplier 1, the filter packed), depthwise.comp specialised for the
+  // window and multiplier, or depthwise.comp with both as uniforms (SMALL).
+  enum class Path { Direct, PerTexel, Small };
+  auto kernel = [&](Path path) {
+    KernelCall call;
+    // in1 is the filter, packed or not (set below), so that the epilogue's bias and alpha are in2
+    // and in3.
+    call.inputs = {&c.tex(0), &c.data(1)};
+    if (path == Path::Small) {
+      set_window_uniforms(call, w);
+      call.set_int("MULT", f[3]);
+    } else {
+      set_window(call, w);
+    }
+    if (path == Path::Direct) {
+      call.shader = "depthwise_direct.comp";
+      call.defines += def("PW", kDepthwisePixels);
+    } else {
+      call.shader = "depthwise.comp";
+      call.defines += def("SMALL", std::int64_t{path == Path::Small});
+      if (path == Path::PerTexel) call.defines += def("MULT", f[3]);
+    }
+    add_epilogue(c, call, out_shape, fused);
+    return call;
+  };
+  Path path = f[3] == 1 ? Path::Direct : Path::PerTexel;
+  KernelCall call = kernel(path);
+  // A small layer (the last of a backbone, a tiny model) takes the program made for its window
+  // when there is one, else the program all small layers share: one build where each window
+  // would cost its own (0.25-0.4 s on llvmpipe).
+  const std::int64_t texels = out_shape[0] * w.out_h * w.out_w * ((out_shape[3] + 3) / 4);
+  const GlTensorData* weights = nullptr;
+  using Small = GlTestHooks::SmallLayers;
+  const Small hook = c.small_layers();
+  if (texels <= kSmallDepthwiseTexels && hook != Small::Specialised &&
+      (hook == Small::Shared || !c.has_variant(call.shader + call.defines))) {
+    path = Path::Small;
+    call = kernel(path);
+  } else if (path == Path::Direct && !(weights = packed_depthwise_weights(c, f))) {
+    path = Path::PerTexel;
+    call = kernel(path);
+  }
+  if (path != Path::Small) c.note_variant(call.shader + call.defines);
+  call.inputs[1] = weights ? weights : &c.tex(1);
+  if (path == Path::Direct) {
     const std::int64_t tiles = w.out_h * ((w.out_w + kDepthwisePixels - 1) / kDepthwisePixels);
     require_tiles_fit(c, tiles);
     // One row of invocations per group, so that the slice (y) is the group's: 64 of them, fixed,
@@ -281,11 +320,7 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
     // measurable speed).
     call.local = {64, 1, 1};
     call.grid = {tiles, (f[2] + 3) / 4, x[0]};
-  } else {
-    call.shader = "depthwise.comp";
-    call.defines += def("MULT", f[3]);
   }
-  add_epilogue(c, call, out_shape, fused);
   auto out = c.output(out_shape);
   call.output = out.get();
   c.dispatch(call);

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "backends/gl/gl_objects.h"
@@ -70,7 +71,15 @@ class ProgramCache {
   // The file a program's binary lives in (tests corrupt it).
   std::filesystem::path file_for(const CachedProgram& p) const;
   // Forgets every program in memory (the disk stays): the next get() loads or compiles again.
-  void clear_memory() { programs_.clear(); }
+  void clear_memory() {
+    programs_.clear();
+    variants_.clear();
+  }
+  // Kernels that have a program of their own per window and one shared by small layers
+  // (depthwise: ops_conv.cpp) note each specialised variant they dispatch (shader and #defines):
+  // a small layer takes the specialised program where one is already made, else the shared one.
+  void note_variant(std::string key) { variants_.insert(std::move(key)); }
+  bool has_variant(const std::string& key) const { return variants_.count(key) > 0; }
 
  private:
   GlObject compile(const std::string& source);
@@ -80,6 +89,7 @@ class ProgramCache {
   std::filesystem::path dir_;
   std::string token_;
   std::unordered_map<std::string, std::unique_ptr<CachedProgram>> programs_;
+  std::unordered_set<std::string> variants_;
   ProgramCacheStats stats_;
 };
 

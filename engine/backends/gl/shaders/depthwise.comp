@@ -5,6 +5,9 @@
 // after each: TF.js cpu's order and rounding, which deep models amplify (see gemm_tiled.comp).
 // That is fma() where it rounds once (GPUs) and doubles where it does not (llvmpipe).
 // Specialised by #define: MULT and the window but its paddings; shapes and paddings are uniforms.
+// SMALL takes MULT and the whole window as uniforms instead: one program for the small layers
+// (ops_conv.cpp) whose window has no program of its own yet. Their taps cost nothing measurable
+// there, and each specialised program costs 0.25-0.4 s to build on llvmpipe.
 
 vec4 mad_fused(vec4 x, vec4 f, vec4 acc) {
   precise vec4 r = fma(x, f, acc);
@@ -17,7 +20,7 @@ float mad_fused(float x, float f, float acc) {
 vec4 mad_f64(vec4 x, vec4 f, vec4 acc) { return vec4(dvec4(acc) + dvec4(x) * dvec4(f)); }
 float mad_f64(float x, float f, float acc) { return float(double(acc) + double(x) * double(f)); }
 
-#if MULT == 1
+#if !SMALL && MULT == 1
 #define TAP(MAD)                                                  \
   {                                                               \
     vec4 x = load_in0(n, ih, iw, s);                              \
