@@ -29,6 +29,17 @@ class GlKernelsTest : public QObject {
     ~PackedWeights() { gl.test_hooks().no_packed_weights = false; }
   };
   static std::string path_name(bool off) { return off ? " [filter as given]" : " [packed filter]"; }
+  // For its lifetime, small depthwise and convolution layers take the program given (their
+  // window's, or the one small layers share) instead of the one the backend would choose.
+  using Small = gl::GlTestHooks::SmallLayers;
+  struct SmallLayers {
+    gl::GlBackend& gl;
+    SmallLayers(gl::GlBackend& g, Small s) : gl(g) { gl.test_hooks().small_layers = s; }
+    ~SmallLayers() { gl.test_hooks().small_layers = Small::Choose; }
+  };
+  static std::string program_name(Small s) {
+    return s == Small::Shared ? " [small layers' program]" : "";
+  }
 
   // The ways a node runs on gl: fp32 and fp16 (gl.fp16_storage's default: emulated in RGBA32F on
   // llvmpipe) textures read as images, fp32 read through samplers (the path of kernels with more
@@ -200,31 +211,33 @@ class GlKernelsTest : public QObject {
                                                       {"BiasAdd", "Prelu"},
                                                       {"BiasAdd", "Elu"},
                                                       {"BiasAdd", "Sigmoid"}};
-    for (const bool off : {false, true})
-      for (const Case& c : cases)
-        for (const auto& ops : fused) {
-          const PackedWeights packed(*f.gl, off);
-          Node n = test::make_node(ops.empty() ? "Conv2D" : "_FusedConv2D", 2);
-          n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
-          n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
-          n.attrs["padding"] = c.pad;
-          if (!c.explicit_pads.empty()) n.attrs["explicit_paddings"] = c.explicit_pads;
-          std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
-          if (!ops.empty()) {
-            n.attrs["fused_ops"] = ops;
-            n.attrs["leakyrelu_alpha"] = 0.3f;
-            in.push_back(rnd({c.f[3]}));
-            if (ops.size() > 1 && ops[1] == "Prelu") in.push_back(rnd({c.f[3]}));
-            n.attrs["num_args"] = static_cast<std::int64_t>(in.size() - 2);
-            for (std::size_t i = 2; i < in.size(); ++i)
-              n.inputs.push_back({static_cast<int>(i), 0});
+    for (const Small small : {Small::Specialised, Small::Shared})
+      for (const bool off : {false, true})
+        for (const Case& c : cases)
+          for (const auto& ops : fused) {
+            const PackedWeights packed(*f.gl, off);
+            const SmallLayers layers(*f.gl, small);
+            Node n = test::make_node(ops.empty() ? "Conv2D" : "_FusedConv2D", 2);
+            n.attrs["strides"] = I64s{1, c.stride, c.stride, 1};
+            n.attrs["dilations"] = I64s{1, c.dilation, c.dilation, 1};
+            n.attrs["padding"] = c.pad;
+            if (!c.explicit_pads.empty()) n.attrs["explicit_paddings"] = c.explicit_pads;
+            std::vector<HostTensor> in{rnd(c.x), rnd(c.f)};
+            if (!ops.empty()) {
+              n.attrs["fused_ops"] = ops;
+              n.attrs["leakyrelu_alpha"] = 0.3f;
+              in.push_back(rnd({c.f[3]}));
+              if (ops.size() > 1 && ops[1] == "Prelu") in.push_back(rnd({c.f[3]}));
+              n.attrs["num_args"] = static_cast<std::int64_t>(in.size() - 2);
+              for (std::size_t i = 2; i < in.size(); ++i)
+                n.inputs.push_back({static_cast<int>(i), 0});
+            }
+            check(n, in,
+                  n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + " s" +
+                      std::to_string(c.stride) + " " + c.pad +
+                      (ops.size() > 1 ? " " + ops[1] : "") + path_name(off) + program_name(small));
+            if (QTest::currentTestFailed()) return;
           }
-          check(n, in,
-                n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) + " s" +
-                    std::to_string(c.stride) + " " + c.pad + (ops.size() > 1 ? " " + ops[1] : "") +
-                    path_name(off));
-          if (QTest::currentTestFailed()) return;
-        }
   }
 
   // Conv1D runs as a Conv2D over its texture ([1, batch, width, in]), the batch as rows; both
@@ -268,17 +281,12 @@ class GlKernelsTest : public QObject {
         {{1, 7, 7, 5}, {3, 3, 5, 1}, 1, "SAME"},   {{2, 9, 8, 3}, {3, 3, 3, 2}, 2, "SAME"},
         {{1, 8, 8, 8}, {5, 5, 8, 1}, 2, "VALID"},  {{1, 9, 9, 6}, {3, 3, 6, 1}, 1, "SAME", 2},
         {{2, 10, 11, 9}, {3, 3, 9, 1}, 2, "SAME"}, {{1, 3, 301, 4}, {3, 3, 4, 1}, 1, "SAME"}};
-    using Small = gl::GlTestHooks::SmallLayers;
     for (const Small small : {Small::Specialised, Small::Shared})
       for (const bool off : {false, true})
         for (const Case& c : cases)
           for (bool fused : {false, true}) {
             const PackedWeights packed(*f.gl, off);
-            f.gl->test_hooks().small_layers = small;
-            struct Reset {
-              gl::GlBackend& gl;
-              ~Reset() { gl.test_hooks().small_layers = Small::Choose; }
-            } reset{*f.gl};
+            const SmallLayers layers(*f.gl, small);
             // DepthwiseConv2d is the converter's other name of DepthwiseConv2dNative.
             const char* plain = c.x[0] == 2 ? "DepthwiseConv2d" : "DepthwiseConv2dNative";
             Node n = test::make_node(fused ? "FusedDepthwiseConv2dNative" : plain, 2);
@@ -294,16 +302,16 @@ class GlKernelsTest : public QObject {
             }
             check(n, in,
                   n.op + " x" + shape_to_string(c.x) + " f" + shape_to_string(c.f) +
-                      path_name(off) +
-                      (small == Small::Shared ? " [shared small-layer program]" : ""));
+                      path_name(off) + program_name(small));
             if (QTest::currentTestFailed()) return;
           }
   }
 
-  // Small depthwise layers (a few hundred output texels) of different windows share one program;
-  // one whose window already has a program of its own (made for a larger layer) takes that one.
+  // Small depthwise and convolution layers (a few hundred output texels) of different windows
+  // share one program; one whose window already has a program of its own (made for a larger
+  // layer) takes that one.
   // On a backend of its own, so that no other test's programs are there.
-  void small_depthwise_layers_share_a_program() {
+  void small_layers_share_a_program() {
     test::GlFixture fresh;
     auto dw = [&](Shape x, Shape w, std::int64_t stride, std::int64_t dilation) {
       Node n = test::make_node("DepthwiseConv2dNative", 2);
@@ -324,6 +332,22 @@ class GlKernelsTest : public QObject {
     QCOMPARE(dw({1, 6, 6, 8}, {3, 3, 8, 1}, 1, 1), std::size_t{1});
     QCOMPARE(dw({1, 7, 5, 6}, {2, 4, 6, 2}, 2, 1), std::size_t{0});
     QCOMPARE(dw({1, 9, 9, 4}, {3, 3, 4, 1}, 1, 3), std::size_t{0});
+    // Convolutions likewise: a 3x3 over a large map, then a small one (nothing new), then a small
+    // 1x1 (the shared program) and a small 2x3 (nothing new).
+    auto conv = [&](Shape x, Shape w) {
+      Node n = test::make_node("Conv2D", 2);
+      n.attrs["strides"] = I64s{1, 1, 1, 1};
+      n.attrs["padding"] = std::string("SAME");
+      const std::vector<HostTensor> in{rnd(std::move(x)), rnd(std::move(w))};
+      const std::size_t before = fresh.gl->programs()->size();
+      test::expect_close(fresh.run_gl(n, in), test::run_cpu(n, in), false,
+                         "conv " + shape_to_string(in[1].shape));
+      return fresh.gl->programs()->size() - before;
+    };
+    QCOMPARE(conv({1, 20, 20, 8}, {3, 3, 8, 8}), std::size_t{1});
+    QCOMPARE(conv({1, 4, 4, 8}, {3, 3, 8, 8}), std::size_t{0});
+    QCOMPARE(conv({1, 6, 5, 6}, {1, 1, 6, 9}), std::size_t{1});
+    QCOMPARE(conv({1, 6, 5, 6}, {2, 3, 6, 5}), std::size_t{0});
   }
 
   // A filter that is already a texture (computed, or read as it is by another kernel) is

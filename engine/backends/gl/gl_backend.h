@@ -69,9 +69,9 @@ struct GlTestHooks {
   // upload() makes the texture at once instead of at the first use, so that tests cover the
   // repacking of filters that are already textures (pack_conv_weights.comp on the GPU).
   bool eager_uploads = false;
-  // The program small depthwise layers take: as the backend chooses (their window's where one is
-  // made, else the one they share), always the shared one, or always their window's, so that
-  // tests cover both kernels on small shapes.
+  // The program small depthwise and convolution layers take: as the backend chooses (their
+  // window's where one is made, else the one they share), always the shared one, or always their
+  // window's, so that tests cover both programs on small shapes.
   enum class SmallLayers { Choose, Shared, Specialised };
   SmallLayers small_layers = SmallLayers::Choose;
 };

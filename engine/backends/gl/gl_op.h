@@ -123,7 +123,7 @@ class OpContext {
   // The program cache's specialised variants (ProgramCache::note_variant).
   bool has_variant(const std::string& key) const { return gl_.programs()->has_variant(key); }
   void note_variant(std::string key) const { gl_.programs()->note_variant(std::move(key)); }
-  // A test hook: which program small depthwise layers take.
+  // A test hook: which program small layers take (GlTestHooks::small_layers).
   GlTestHooks::SmallLayers small_layers() const { return gl_.test_hooks().small_layers; }
   // A test hook: kernels that read repacked weights take their other path.
   bool no_packed_weights() const { return gl_.test_hooks().no_packed_weights; }

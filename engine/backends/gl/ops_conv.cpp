@@ -108,6 +108,20 @@ void require_tiles_fit(OpContext& c, std::int64_t tiles) {
                   " pixel tiles, more than the tile index of the gl kernel splits exactly");
 }
 
+// Layers of at most this many output texels are small: a small depthwise or convolution layer
+// (the last of a backbone, a tiny model) takes the program made for its window when there is one
+// (`variant`, its kernel's shader and #defines, noted by the layers that made it), else the one
+// program its kernel shares among small layers, with the window as uniforms: one build where
+// each window would cost its own (0.25-0.5 s on llvmpipe), and taps in the same order, so the
+// same values. The smallest layers of the corpus's real models reuse their windows' programs.
+constexpr std::int64_t kSmallLayerTexels = 512;
+bool uses_shared_program(const OpContext& c, std::int64_t texels, const std::string& variant) {
+  using Small = GlTestHooks::SmallLayers;
+  const Small hook = c.small_layers();
+  return texels <= kSmallLayerTexels && hook != Small::Specialised &&
+         (hook == Small::Shared || !c.has_variant(variant));
+}
+
 // Products with at most this many rows take gemv.comp instead of gemm_tiled.comp.
 constexpr std::int64_t kGemvRows = 4;
 
@@ -203,22 +217,34 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
                         std::to_string(f[2]) + " channels");
   const std::int64_t slices = kConvSlices;
   if (const GlTensorData* weights = packed_conv_weights(c, f, slices)) {
-    KernelCall call;
-    call.shader = "conv_direct.comp";
-    // in1 is the packed filter, so the epilogue's bias and alpha stay in2 and in3.
-    call.inputs = {&c.tex(0), weights};
     // The stems (fewer than four input channels) skip the empty lanes and unroll their whole
     // windows into straight code (the shader says why): code paths. Other windows keep their taps
     // unrolled and take strides and dilations as uniforms (measured: the tap loops as uniforms
-    // cost 5-15% of warm runs).
+    // cost 5-15% of warm runs), but for small layers, which share one program with the whole
+    // window as uniforms where their window has no program yet (uses_shared_program).
     const bool stem = x[3] < 4;
-    if (stem)
-      set_window(call, w);
+    auto kernel = [&](bool shared) {
+      KernelCall call;
+      call.shader = "conv_direct.comp";
+      // in1 is the packed filter, so the epilogue's bias and alpha stay in2 and in3.
+      call.inputs = {&c.tex(0), weights};
+      if (stem)
+        set_window(call, w);
+      else if (shared)
+        set_window_uniforms(call, w);
+      else
+        set_window_taps(call, w);
+      call.defines += def("PW", kConvPixels) + def("PS", slices) +
+                      def("IN0_FEW_LANES", stem ? x[3] : std::int64_t{0});
+      add_epilogue(c, call, out_shape, fused);
+      return call;
+    };
+    KernelCall call = kernel(false);
+    const std::int64_t texels = out_shape[0] * w.out_h * w.out_w * ((f[3] + 3) / 4);
+    if (!stem && uses_shared_program(c, texels, call.shader + call.defines))
+      call = kernel(true);
     else
-      set_window_taps(call, w);
-    call.defines += def("PW", kConvPixels) + def("PS", slices) +
-                    def("IN0_FEW_LANES", stem ? x[3] : std::int64_t{0});
-    add_epilogue(c, call, out_shape, fused);
+      c.note_variant(call.shader + call.defines);
     auto out = c.output(out_shape);
     call.output = out.get();
     // One row of 64 invocations per group: the slice block (y) is then the same for the group.
@@ -246,8 +272,6 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
 
 // depthwise_direct.comp's tile: output pixels along a row per invocation.
 constexpr std::int64_t kDepthwisePixels = 4;
-// Depthwise outputs of at most this many texels are small (depthwise.comp's SMALL).
-constexpr std::int64_t kSmallDepthwiseTexels = 512;
 
 // A depthwise filter [KH][KW][C][1] as depthwise_direct.comp reads it
 // (pack_depthwise_weights.comp says how).
@@ -295,15 +319,9 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
   };
   Path path = f[3] == 1 ? Path::Direct : Path::PerTexel;
   KernelCall call = kernel(path);
-  // A small layer (the last of a backbone, a tiny model) takes the program made for its window
-  // when there is one, else the program all small layers share: one build where each window
-  // would cost its own (0.25-0.4 s on llvmpipe).
   const std::int64_t texels = out_shape[0] * w.out_h * w.out_w * ((out_shape[3] + 3) / 4);
   const GlTensorData* weights = nullptr;
-  using Small = GlTestHooks::SmallLayers;
-  const Small hook = c.small_layers();
-  if (texels <= kSmallDepthwiseTexels && hook != Small::Specialised &&
-      (hook == Small::Shared || !c.has_variant(call.shader + call.defines))) {
+  if (uses_shared_program(c, texels, call.shader + call.defines)) {
     path = Path::Small;
     call = kernel(path);
   } else if (path == Path::Direct && !(weights = packed_depthwise_weights(c, f))) {

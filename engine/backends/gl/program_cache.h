@@ -76,8 +76,9 @@ class ProgramCache {
     variants_.clear();
   }
   // Kernels that have a program of their own per window and one shared by small layers
-  // (depthwise: ops_conv.cpp) note each specialised variant they dispatch (shader and #defines):
-  // a small layer takes the specialised program where one is already made, else the shared one.
+  // (depthwise and convolution: ops_conv.cpp) note each specialised variant they dispatch (shader
+  // and #defines): a small layer takes the specialised program where one is already made, else the
+  // shared one.
   void note_variant(std::string key) { variants_.insert(std::move(key)); }
   bool has_variant(const std::string& key) const { return variants_.count(key) > 0; }
 

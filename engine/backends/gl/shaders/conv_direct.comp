@@ -10,7 +10,9 @@
 // Taps past the input's edge add nothing.
 // Specialised by #define: the window size (KH, KW: llvmpipe unrolls the tap loops), the tile
 // PW x PS (register arrays) and IN0_FEW_LANES, whose stems also get their strides and dilations as
-// #defines. Shapes, paddings and the other windows' strides and dilations are uniforms.
+// #defines. Shapes, paddings and the other windows' strides and dilations are uniforms. Small
+// layers without a program of their own window share one that takes KH and KW as uniforms too
+// (ops_conv.cpp, uses_shared_program).
 #define OWT ((OUT_W + PW - 1) / PW)
 
 

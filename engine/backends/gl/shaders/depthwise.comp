@@ -6,8 +6,7 @@
 // That is fma() where it rounds once (GPUs) and doubles where it does not (llvmpipe).
 // Specialised by #define: MULT and the window but its paddings; shapes and paddings are uniforms.
 // SMALL takes MULT and the whole window as uniforms instead: one program for the small layers
-// (ops_conv.cpp) whose window has no program of its own yet. Their taps cost nothing measurable
-// there, and each specialised program costs 0.25-0.4 s to build on llvmpipe.
+// whose window has no program of its own yet (ops_conv.cpp, uses_shared_program).
 
 vec4 mad_fused(vec4 x, vec4 f, vec4 acc) {
   precise vec4 r = fma(x, f, acc);
