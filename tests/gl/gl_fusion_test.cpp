@@ -343,22 +343,16 @@ class GlFusionTest : public QObject {
     // cpu offers nothing: its plan fuses no pair.
     e.engine.set_backend("cpu");
     QCOMPARE(ex.plan().fusions, 0);
-    // fp16 that follows TF.js webgl stores what TF.js stores: a residual add goes into a fused
-    // convolution or product (the kernel rounds both values TF.js stores, and the Relu after
-    // reads the rounded sum); no bias into a bare convolution, no hard swish, nothing into a
-    // binary op, no Relu into a convolution without an addend.
+    // fp16 that follows TF.js webgl stores what TF.js stores: no addend is taken in. (Rounding
+    // the kernel's value and the sum inside it, as TF.js stores them, was exact, but llvmpipe
+    // runs code under a uniform branch whether it is taken or not: fp32, whose program it is too,
+    // ran 25% slower on blazeface.)
     e.engine.set_backend("gl");
     e.engine.set_precision(Precision::Fp16);
     const Plan& half = ex.plan();
-    auto half_node = [&](const char* name) -> const PlanNode& {
-      return half.nodes[static_cast<std::size_t>(graph_.find(name))];
-    };
-    for (const char* n : {"res", "dwr", "mmr"}) {
-      QVERIFY2(half_node(n).fused && ops::attr<bool>(*half_node(n).fused, ops::kFusedAddend, false),
-               n);
-    }
-    QVERIFY(half_node("res_relu").fused_into == half_node("res_add").fused_into);
-    for (const char* n : {"c2", "c6", "hx", "ar", "sem", "sea"}) QVERIFY2(!half_node(n).fused, n);
+    for (const auto& pn : half.nodes)
+      QVERIFY(!pn.fused || (!ops::attr<bool>(*pn.fused, ops::kFusedAddend, false) &&
+                            !pn.fused->attr(ops::kFusedHardSwishScale)));
   }
 
   void fused_run_matches_cpu() {
@@ -391,32 +385,20 @@ class GlFusionTest : public QObject {
   // Against gl itself, not cpu: cpu's sums round by its compiler's contraction rules (clang's
   // builds fuse multiply-adds that GCC's do not), gl's by the driver's.
   void fused_steps_round_as_the_nodes() {
-    expect_fused_as_unfused(Precision::Fp32, {"hout", "res_relu", "ar_add", "sem_add", "sea_add",
-                                              "up_bias", "c6_prelu"});
-  }
-
-  // In fp16 that follows TF.js webgl (emulated storage on llvmpipe), the kernel that takes in a
-  // residual add rounds to half where TF.js stores: bit for bit the nodes one by one, each output
-  // stored at half (a kernel not rounding before or after the add fails this).
-  void fp16_fused_steps_round_as_the_nodes() {
-    expect_fused_as_unfused(Precision::Fp16, {"res_relu", "dwr_add", "mmr_add"});
-  }
-
-  void expect_fused_as_unfused(Precision precision, std::vector<const char*> fused) {
     std::vector<HostTensor> unfused;
     {
       GlEngine e;
-      e.engine.set_precision(precision);
       e.engine.flags().set("fuse", "false");
       Watch watch(false);
       unfused = run_watched(e, watch);
       QCOMPARE(watch.ran_on["hout"], "gl");
     }
     GlEngine e;
-    e.engine.set_precision(precision);
     Watch watch(false);
     const auto got = run_watched(e, watch);
-    for (const char* k : fused) QCOMPARE(watch.ran_on[k], "fused");
+    for (const char* k :
+         {"hout", "res_relu", "ar_add", "sem_add", "sea_add", "up_bias", "c6_prelu"})
+      QCOMPARE(watch.ran_on[k], "fused");
     QCOMPARE(got.size(), unfused.size());
     for (std::size_t k = 0; k < got.size(); ++k) {
       const std::string& name = graph_.outputs[k].name;

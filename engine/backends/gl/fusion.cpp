@@ -73,24 +73,7 @@ std::optional<graph::Node> GlBackend::fuse(
   // inside one kernel may run inside one here, and the fused node's output is stored as `next`'s.
   const bool follow = fp16_active() && runtime::fp16_follow(flags_) == runtime::Fp16Follow::Webgl;
   if (hard_swish && (follow || !ops::has_fused_epilogue(producer.op))) return std::nullopt;
-  // A residual connection: a fused convolution or product with its bias (and maybe its
-  // activation), followed by the add of a tensor of the same shape, adds it before its store (one
-  // pass over the output less). Following TF.js webgl, which stores the kernel's output and the
-  // sum at half precision, the kernel rounds both to half there (epilogue.glsl, HALF_BETWEEN):
-  // only when TF.js stores both.
-  if (ops::has_fused_epilogue(producer.op)) {
-    if (const auto addend = addend_of(next, through, next_inputs)) {
-      if (follow && (graph::webgl_in_kernel(producer) || graph::webgl_in_kernel(next)))
-        return std::nullopt;
-      if (auto fused = ops::fuse_addend(producer, *addend)) return std::move(*fused);
-      return std::nullopt;
-    }
-  }
-  // An activation after a residual add taken in reads the sum as rounded where TF.js stores it.
-  const bool rounded_sum = ops::has_fused_epilogue(producer.op) &&
-                           producer.attr(ops::kFusedAddend) &&
-                           !producer.attr(ops::kFusedAddendAfterActivation);
-  if (follow && !graph::webgl_in_kernel(producer) && !rounded_sum) return std::nullopt;
+  if (follow && !graph::webgl_in_kernel(producer)) return std::nullopt;
   auto marked = [&](graph::Node fused) {
     if (follow && !graph::webgl_in_kernel(next))
       fused.attrs.erase(std::string(graph::kWebglInKernel));
@@ -113,6 +96,16 @@ std::optional<graph::Node> GlBackend::fuse(
     auto fused = ops::fuse_bias(producer, *bias);
     if (!fused) return std::nullopt;
     return marked(std::move(*fused));
+  }
+  // A residual connection: a fused convolution or product with its bias (and maybe its
+  // activation), followed by the add of a tensor of the same shape, adds it before its store (one
+  // pass over the output less). Not when fp16 follows TF.js webgl, which stores the sum's first
+  // operand at half precision.
+  if (ops::has_fused_epilogue(producer.op) && !follow) {
+    if (const auto addend = addend_of(next, through, next_inputs)) {
+      if (auto fused = ops::fuse_addend(producer, *addend)) return std::move(*fused);
+      return std::nullopt;
+    }
   }
   // A binary op (with its activation, if it took one) followed by the add of a tensor of its
   // output's shape: the addend is its last input (kFusedAddend, after the activation when it has

@@ -80,18 +80,6 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
     call.set_float("HARD_SWISH_SCALE", e.hard_swish_scale);
     call.set_float("HARD_SWISH_SHIFT", e.hard_swish_shift);
   }
-  // Following TF.js webgl (at either precision, one program), the addend's kernel rounds where
-  // TF.js stores: the kernel's own value and the sum.
-  const bool addend_rounds = e.addend && c.follow_webgl();
-  call.defines += def("ADDEND_ROUNDS", std::int64_t{addend_rounds});
-  if (addend_rounds) c.add_half_between(call);
-  // The sum rounded in the kernel, then at most clipped at 0 and 6 (halves themselves): the
-  // values stored are halves, with no rounding pass after.
-  const bool clips = e.activation == ops::Activation::None ||
-                     e.activation == ops::Activation::Relu ||
-                     e.activation == ops::Activation::Relu6;
-  if (addend_rounds && c.half_between() && !e.addend_after_activation && clips)
-    call.stores = KernelCall::Stores::Halves;
   call.extra += shader_source("epilogue.glsl");
 }
 

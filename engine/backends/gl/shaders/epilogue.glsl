@@ -2,23 +2,10 @@
 // uniform, adds in2 ([C] or a scalar: BIAS_SPLAT); without a bias in2 is a stand-in whose value
 // is never used, so that both are one program. ADDEND (a #define) adds the texel of the output's
 // own shape that load_addend reads (a residual connection's, ops::kFusedAddend) where the Add node
-// after the kernel would: after the bias (1) or after the activation (2); ADDEND_ROUNDS (1 when
-// fp16 may follow TF.js webgl) gives it half_round and HALF_BETWEEN. ACT (a #define, set_activation in C++) is ACT_LINEAR
+// after the kernel would: after the bias (1) or after the activation (2). ACT (a #define, set_activation in C++) is ACT_LINEAR
 // for none, relu, relu6 and leaky (its uniforms ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU
 // reading the alpha from in3 (ALPHA_SPLAT when a scalar), ACT_HARD_SWISH (its uniforms
 // HARD_SWISH_SCALE and HARD_SWISH_SHIFT), or ACT_ELU, ACT_SIGMOID, ACT_TANH.
-#if ADDEND
-// A value TF.js webgl stores between its kernels (the kernel's own output, and the sum where an
-// activation follows it inside this one): rounded to half when fp16 follows it (HALF_BETWEEN, a
-// uniform, so that the program is the same at either precision).
-vec4 addend_stored(vec4 v) {
-#if ADDEND_ROUNDS
-  if (HALF_BETWEEN != 0) v = half_round(v);
-#endif
-  return v;
-}
-#endif
-
 vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
   if (HAS_BIAS != 0) {
 #if BIAS_SPLAT
@@ -28,7 +15,7 @@ vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
 #endif
   }
 #if ADDEND == 1
-  acc = addend_stored(addend_stored(acc) + load_addend(n, h, w, s));
+  acc += load_addend(n, h, w, s);
 #endif
   vec4 y;
 #if ACT == ACT_LINEAR
@@ -45,7 +32,7 @@ vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
   y = activate(ACT, acc, vec4(0.0));
 #endif
 #if ADDEND == 2
-  y = addend_stored(y) + load_addend(n, h, w, s);
+  y += load_addend(n, h, w, s);
 #endif
   return y;
 }
