@@ -20,6 +20,7 @@ Writes bench/results/webgl-side-by-side-<date>.md (or --out) and the raw figures
 usage: bench/webgl_side_by_side.py [--tfjsi PATH] [--models A,B,... | --all] [--precisions fp32,fp16]
                                   [--runs N] [--warmup N] [--out FILE.md] [--reference DIR]
        bench/webgl_side_by_side.py --render RAW.json... [--out FILE.md]
+       bench/webgl_side_by_side.py --summary RAW.json... [--out FILE.md]  (#19's ratios per pass, medians)
 Run bench/webgl/setup.sh once first (Chromium from Debian, npm ci).
 """
 import argparse
@@ -520,6 +521,59 @@ def render(data):
     return "\n".join(out)
 
 
+def summarize(files, datas):
+    """#19's three ratios per model over complete passes (each with both sides), pass by pass and
+    their median: one pass on a shared machine swings a ratio by 1.5x or more."""
+    out = ["# tfjsi gl beside TF.js webgl: #19's ratios over several passes", ""]
+    out.append(f"From {len(datas)} passes of `bench/webgl_side_by_side.py` (each alternating the two "
+               "sides model by model): " + ", ".join(f"`{os.path.basename(f)}`" for f in files) + ". "
+               "A ratio is ours / TF.js's within one pass; the median is over the passes.")
+    out.append("")
+    for d, f in zip(datas, files):
+        env = d["environment"]
+        out.append(f"- `{os.path.basename(f)}`: tfjsi sha256 {env.get('tfjsi_sha256')}, load "
+                   f"`{env['uptime_start'].split('load average:')[-1].strip()}` at the start")
+    out.append("")
+    names = [r["name"] for r in datas[0]["rows"]]
+    kinds = {r["name"]: r.get("kind") for r in datas[0]["rows"]}
+
+    def per_pass(name, fn):
+        vals = []
+        for d in datas:
+            row = next((r for r in d["rows"] if r["name"] == name), None)
+            v = fn(row) if row else None
+            vals.append(v)
+        return vals
+
+    metrics = [
+        ("cold first, fp32", 0.2, lambda r: ratio(get(r, "ours-fp32-cold", "first_ms"), get(r, "webgl-fp32", "first_ms"))),
+        ("warm median, fp32", 0.5, lambda r: ratio(get(r, "ours-fp32-cold", "median_ms"), get(r, "webgl-fp32", "median_ms"))),
+        ("fp16 first after fp32 / cold fp32 first", 0.1,
+         lambda r: ratio(get(r, "ours-fp16-after-fp32", "first_ms"), get(r, "ours-fp32-cold", "first_ms"))),
+    ]
+    cols = ["model"]
+    for m, target, _ in metrics:
+        cols += [f"{m} (target <= {target}): per pass", "median"]
+    out.append("| " + " | ".join(cols) + " |")
+    out.append("|" + "---|" * len(cols))
+    met = {m: 0 for m, _, _ in metrics}
+    for n in names:
+        cells = [n + (" (layers)" if kinds[n] == "layers" else "")]
+        for m, target, fn in metrics:
+            vals = per_pass(n, fn)
+            known = [v for v in vals if v is not None]
+            med = statistics.median(known) if known else None
+            if med is not None and med <= target:
+                met[m] += 1
+            cells += [", ".join(fmt_ratio(v) if v is not None else "-" for v in vals),
+                      "-" if med is None else (f"**{med:.2f}**" if med <= target else f"{med:.2f}")]
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    out.append("Targets met on the medians: " + "; ".join(f"{m} **{met[m]} of {len(names)}**" for m, _, _ in metrics) + ".")
+    out.append("")
+    return "\n".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tfjsi", default=os.path.join(ROOT, "build", "app", "tfjsi"))
@@ -538,11 +592,25 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep outputs and caches (in --work)")
     ap.add_argument("--work", help="scratch folder (default: a new one in $TMPDIR)")
     ap.add_argument("--render", nargs="+", metavar="RAW_JSON", help="run nothing: table from raw files")
+    ap.add_argument("--summary", nargs="+", metavar="RAW_JSON",
+                    help="run nothing: #19's ratios over complete passes, per pass and their median")
     ap.add_argument("--ours-flag", action="append", default=[], metavar="NAME=VALUE",
                     help="an engine flag for tfjsi's runs (--flag), e.g. fp16_follow=accuracy; repeatable")
     args = ap.parse_args()
     out = args.out or os.path.join(ROOT, "bench", "results",
                                    f"webgl-side-by-side-{datetime.date.today().isoformat()}.md")
+
+    if args.summary:
+        datas = []
+        for path in args.summary:
+            with open(path) as f:
+                datas.append(json.load(f))
+        text = summarize(args.summary, datas)
+        if args.out:
+            with open(args.out, "w") as f:
+                f.write(text + "\n")
+        print(text)
+        return 0
 
     if args.render:
         data = None
