@@ -98,7 +98,8 @@ int bench_command(std::span<const std::string> argv) {
   // The backend's counters over the first, warm-up and timed runs, not the FLOP count's below.
   const runtime::BackendStats after_timed = backend.stats();
   // FLOPs of one run from the shapes it really had (analysis/node_cost.h): a run of its own
-  // after the measured ones, since the counter makes every node its own kernel.
+  // after the measured ones, which an observer would slow (the backend still fuses as it would,
+  // so gl builds no program the measured runs did not).
   analysis::CostCounter cost;
   {
     engine->add_observer(&cost);

@@ -30,6 +30,32 @@ class GlCliTest : public QObject {
   }
 
  private slots:
+  // bench's FLOP count (a run of its own after the measured ones) lets gl fuse as the runs did:
+  // it leaves on disk the programs `tfjsi run` leaves, none more (it once ran every node as its
+  // own kernel, building blazeface's unfused Relu).
+  void bench_builds_only_what_a_run_builds() {
+    try {
+      const fs::path model = test::corpus_model("blazeface");
+      auto programs_after = [&](const QStringList& args) {
+        test::TempDir cache;
+        qputenv("XDG_CACHE_HOME", QByteArray::fromStdString(cache.path.string()));
+        const test::ProcessResult r = test::run_tfjsi(args, 300000);
+        if (r.crashed || r.exit_code != 0)
+          throw std::runtime_error("tfjsi failed: " + r.err.toStdString());
+        const fs::path dir = cache.path / "tfjs-inspector" / "gl-programs";
+        return std::distance(fs::directory_iterator(dir), fs::directory_iterator{});
+      };
+      const QString m = QString::fromStdString(model.string());
+      const auto run = programs_after({"run", m, "--backend", "gl"});
+      QVERIFY(run > 0);
+      QCOMPARE(
+          programs_after({"bench", m, "--backend", "gl", "--runs", "1", "--warmup", "0", "--json"}),
+          run);
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
+
   void bench_reports_and_uses_the_disk_cache() {
     try {
       test::TempDir cache, models;
