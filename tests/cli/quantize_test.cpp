@@ -93,8 +93,10 @@ std::uint16_t half_bits(float v) {
   std::uint16_t lo = 0, hi = 0x7bff;
   while (lo < hi) {
     const auto mid = static_cast<std::uint16_t>((lo + hi + 1) / 2);
-    if (half_value(mid) <= a) lo = mid;
-    else hi = static_cast<std::uint16_t>(mid - 1);
+    if (half_value(mid) <= a)
+      lo = mid;
+    else
+      hi = static_cast<std::uint16_t>(mid - 1);
   }
   if (lo < 0x7bff) {
     const float below = a - half_value(lo), above = half_value(lo + 1) - a;

@@ -44,7 +44,8 @@ bool same(const std::vector<HostTensor>& a, const std::vector<HostTensor>& b) {
   return true;
 }
 
-// Counts kernels; throws the engine's Cancelled (what the GUI's Cancel throws) before kernel number `at` (1-based) when `at` > 0.
+// Counts kernels; throws the engine's Cancelled (what the GUI's Cancel throws) before kernel number
+// `at` (1-based) when `at` > 0.
 class CancelAt final : public runtime::Observer {
  public:
   int at = 0;

@@ -9,7 +9,8 @@ namespace {
 
 std::filesystem::path env_dir(const char* var) {
   const QByteArray v = qgetenv(var);
-  if (v.isEmpty()) throw std::runtime_error(std::string(var) + " is not set: run the suite via ctest");
+  if (v.isEmpty())
+    throw std::runtime_error(std::string(var) + " is not set: run the suite via ctest");
   std::filesystem::path p(v.toStdString());
   if (!std::filesystem::is_directory(p))
     throw std::runtime_error(std::string(var) + "=" + p.string() + " is not a folder");
@@ -18,9 +19,15 @@ std::filesystem::path env_dir(const char* var) {
 
 }  // namespace
 
-std::filesystem::path corpus_dir() { return env_dir("TFJSI_CORPUS_DIR"); }
-std::filesystem::path reference_dir() { return env_dir("TFJSI_REFERENCE_DIR"); }
-std::filesystem::path source_dir() { return env_dir("TFJSI_SOURCE_DIR"); }
+std::filesystem::path corpus_dir() {
+  return env_dir("TFJSI_CORPUS_DIR");
+}
+std::filesystem::path reference_dir() {
+  return env_dir("TFJSI_REFERENCE_DIR");
+}
+std::filesystem::path source_dir() {
+  return env_dir("TFJSI_SOURCE_DIR");
+}
 
 std::filesystem::path corpus_model(const std::string& name) {
   auto p = corpus_dir() / (name + ".json");
