@@ -313,16 +313,24 @@ class GlKernelsTest : public QObject {
   // On a backend of its own, so that no other test's programs are there.
   void small_layers_share_a_program() {
     test::GlFixture fresh;
-    auto dw = [&](Shape x, Shape w, std::int64_t stride, std::int64_t dilation) {
-      Node n = test::make_node("DepthwiseConv2dNative", 2);
+    // Runs a SAME convolution of `op` against cpu; the programs it added.
+    auto new_programs = [&](const char* op, Shape x, Shape w, std::int64_t stride,
+                            std::int64_t dilation) {
+      Node n = test::make_node(op, 2);
       n.attrs["strides"] = I64s{1, stride, stride, 1};
       n.attrs["dilations"] = I64s{1, dilation, dilation, 1};
       n.attrs["padding"] = std::string("SAME");
       const std::vector<HostTensor> in{rnd(std::move(x)), rnd(std::move(w))};
       const std::size_t before = fresh.gl->programs() ? fresh.gl->programs()->size() : 0;
       test::expect_close(fresh.run_gl(n, in), test::run_cpu(n, in), false,
-                         "depthwise " + shape_to_string(in[1].shape));
+                         std::string(op) + " " + shape_to_string(in[1].shape));
       return fresh.gl->programs()->size() - before;
+    };
+    auto dw = [&](Shape x, Shape w, std::int64_t stride, std::int64_t dilation) {
+      return new_programs("DepthwiseConv2dNative", std::move(x), std::move(w), stride, dilation);
+    };
+    auto conv = [&](Shape x, Shape w) {
+      return new_programs("Conv2D", std::move(x), std::move(w), 1, 1);
     };
     // A large layer with a 5x5 window builds its own program (and packs its filter); a small one
     // with that window then takes it: nothing new.
@@ -334,16 +342,6 @@ class GlKernelsTest : public QObject {
     QCOMPARE(dw({1, 9, 9, 4}, {3, 3, 4, 1}, 1, 3), std::size_t{0});
     // Convolutions likewise: a 3x3 over a large map, then a small one (nothing new), then a small
     // 1x1 (the shared program) and a small 2x3 (nothing new).
-    auto conv = [&](Shape x, Shape w) {
-      Node n = test::make_node("Conv2D", 2);
-      n.attrs["strides"] = I64s{1, 1, 1, 1};
-      n.attrs["padding"] = std::string("SAME");
-      const std::vector<HostTensor> in{rnd(std::move(x)), rnd(std::move(w))};
-      const std::size_t before = fresh.gl->programs()->size();
-      test::expect_close(fresh.run_gl(n, in), test::run_cpu(n, in), false,
-                         "conv " + shape_to_string(in[1].shape));
-      return fresh.gl->programs()->size() - before;
-    };
     QCOMPARE(conv({1, 20, 20, 8}, {3, 3, 8, 8}), std::size_t{1});
     QCOMPARE(conv({1, 4, 4, 8}, {3, 3, 8, 8}), std::size_t{0});
     QCOMPARE(conv({1, 6, 5, 6}, {1, 1, 6, 9}), std::size_t{1});

@@ -10,14 +10,19 @@
 namespace tfjsi::gl {
 namespace {
 
+// Whether an activation leaves a half a half (none, or a clip at 0 or 6): emulated fp16 storage
+// then needs no rounding pass after a kernel that only applies it to its inputs' values.
+bool keeps_halves(Activation a) {
+  return a == Activation::None || a == Activation::Relu || a == Activation::Relu6;
+}
+
 // `op` is unary.comp's macro for f (OP_EXP, ...; OP_ACT applies `act`).
 std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
                                        Activation act = Activation::None, float alpha = 0.f) {
-  // What leaves a half a half (a clip at 0 or 6, a sign, an integer of a half): emulated fp16
-  // storage needs no rounding pass after it.
+  // Functions that leave a half a half besides the clips (a sign, an integer of a half).
   constexpr std::array<std::string_view, 6> kKeepsHalves{"OP_ABS",  "OP_NEG",   "OP_FLOOR",
                                                          "OP_CEIL", "OP_ROUND", "OP_SIGN"};
-  const bool keeps = act == Activation::Relu || act == Activation::Relu6 ||
+  const bool keeps = (op == "OP_ACT" && act != Activation::None && keeps_halves(act)) ||
                      std::find(kKeepsHalves.begin(), kKeepsHalves.end(), op) != kKeepsHalves.end();
   c.expect_inputs(1, 1);
   const GlTensorData& x = c.tex(0);
@@ -83,9 +88,8 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   }
   set_addend(c, call, addend ? std::optional(want - 1) : std::nullopt,
              ops::attr<bool>(c.node(), ops::kFusedAddendAfterActivation, false), out_shape);
-  // The larger or smaller of two halves, maybe clipped at 0 or 6: a half.
-  if ((op == "OP_MAX" || op == "OP_MIN") && !addend &&
-      (*act == Activation::None || *act == Activation::Relu || *act == Activation::Relu6))
+  // The larger or smaller of two halves, maybe clipped: a half.
+  if ((op == "OP_MAX" || op == "OP_MIN") && !addend && keeps_halves(*act))
     call.stores = KernelCall::Stores::InputValues;
   call.output = out.get();
   c.dispatch(call);
