@@ -1,7 +1,8 @@
 // Where fp16 storage rounds (flag fp16_follow). "webgl", the default: where TF.js 4.22's webgl
 // backend stores a tensor in its half-float textures, so that an fp16 run predicts what a TF.js
 // user sees on a device without float32 render targets (issue #24): every node's output, except
-// what the Keras lowering marks as computed inside one TF.js kernel (graph::kWebglInKernel), and
+// what the Keras lowering marks as computed inside one TF.js kernel (graph::kWebglInKernel) and
+// the value before a Relu or Relu6 (a backend may clip before the rounding: the same halves), and
 // the intermediate stages TF.js stores inside its own kernels (Mean and Sum reduce in windows,
 // each stage's partial results stored; Softmax stores x - max, exp, the sum and the quotient).
 // "accuracy": only where this engine's own kernels store, fused as far as the backend fuses: the

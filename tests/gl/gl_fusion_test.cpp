@@ -8,7 +8,8 @@
 // output or the `fuse` flag turns it off (the producer's own output is then unactivated), and that
 // a fused kernel that fails on gl runs on cpu with what it took in. The add of a residual
 // connection (a tensor of the output's shape made before the convolution) goes into a fused
-// convolution with its bias; not one made after it, not a broadcast, not in fp16 following webgl.
+// convolution with its bias; not one made after it, not a broadcast, not in fp16 following webgl
+// (where only a Relu or Relu6 is taken in, the same halves as TF.js stores).
 // So do the four nodes of a hard swish after one, unless one of them is read elsewhere, and an
 // add after the activation (added after it), a bias add into Conv2DBackpropInput, and such an add
 // into a binary op (before or after its activation).
@@ -406,6 +407,42 @@ class GlFusionTest : public QObject {
       QCOMPARE(g.size(), w.size());
       for (std::size_t i = 0; i < w.size(); ++i)
         QVERIFY2(std::bit_cast<std::uint32_t>(g[i]) == std::bit_cast<std::uint32_t>(w[i]),
+                 (name + "[" + std::to_string(i) + "]: " + std::to_string(g[i]) + " fused, " +
+                  std::to_string(w[i]) + " not")
+                     .c_str());
+    }
+  }
+
+  // fp16 following TF.js webgl stores every output TF.js stores, with one exception: a Relu or
+  // Relu6 goes into the kernel before it, because a clip at 0 or 6 commutes with the rounding to
+  // half (TF.js rounds the sum, then clips; the fused kernel clips, then its output is rounded).
+  // Every output is the value of the unfused fp16 run (a zero's sign aside: TF.js's relu keeps
+  // -0); the activations that do not commute (leaky, sigmoid, Prelu) still run on their own.
+  void fp16_webgl_takes_in_only_clips() {
+    auto run = [&](bool fuse, Watch& watch) {
+      GlEngine e;
+      e.engine.flags().set("fuse", fuse ? "true" : "false");
+      e.engine.set_precision(Precision::Fp16);
+      return run_watched(e, watch);
+    };
+    Watch plain(false), fused(false);
+    const auto want = run(false, plain);
+    const auto got = run(true, fused);
+    for (const char* k : {"relu6", "c2_relu6", "dw_relu", "res_relu", "sea_relu"})
+      QVERIFY2(fused.ran_on[k] == "fused",
+               (std::string(k) + " ran on '" + fused.ran_on[k] + "'").c_str());
+    QCOMPARE(fused.fused_into["relu6"], "add");
+    QCOMPARE(fused.fused_into["c2_relu6"], "c2_add");  // the bias is stored first, as TF.js does
+    for (const char* k : {"leaky", "sigmoid", "prelu", "c2_add", "dw_add", "res_add", "sea_add"})
+      QVERIFY2(fused.ran_on[k] == "gl",
+               (std::string(k) + " ran on '" + fused.ran_on[k] + "'").c_str());
+    QCOMPARE(got.size(), want.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const std::string& name = graph_.outputs[k].name;
+      const auto g = got[k].values<float>(), w = want[k].values<float>();
+      QCOMPARE(g.size(), w.size());
+      for (std::size_t i = 0; i < w.size(); ++i)
+        QVERIFY2(g[i] == w[i] || (std::isnan(g[i]) && std::isnan(w[i])),
                  (name + "[" + std::to_string(i) + "]: " + std::to_string(g[i]) + " fused, " +
                   std::to_string(w[i]) + " not")
                      .c_str());

@@ -45,4 +45,12 @@ Activation activation_code(ops::Activation a);
 // it (matched without case, ops::fused_activation): None for "", nullopt for one gl does not fuse.
 std::optional<Activation> activation_of(std::string_view name);
 
+// Whether `a` maps every half to a half and commutes with rounding to half: none, or a clip at
+// 0 or 6 (any rounding that is monotone and keeps 0 and 6 exact, as every driver's is). Emulated
+// fp16 storage needs no rounding pass after a kernel that only applies it to halves, and a kernel
+// may apply it before the rounding where TF.js applies it after (fp16 following webgl).
+inline bool keeps_halves(Activation a) {
+  return a == Activation::None || a == Activation::Relu || a == Activation::Relu6;
+}
+
 }  // namespace tfjsi::gl

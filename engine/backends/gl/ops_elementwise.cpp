@@ -10,12 +10,6 @@
 namespace tfjsi::gl {
 namespace {
 
-// Whether an activation leaves a half a half (none, or a clip at 0 or 6): emulated fp16 storage
-// then needs no rounding pass after a kernel that only applies it to its inputs' values.
-bool keeps_halves(Activation a) {
-  return a == Activation::None || a == Activation::Relu || a == Activation::Relu6;
-}
-
 // `op` is unary.comp's macro for f (OP_EXP, ...; OP_ACT applies `act`).
 std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
                                        Activation act = Activation::None, float alpha = 0.f) {
