@@ -202,7 +202,11 @@ class GlKernelsTest : public QObject {
         {{1, 10, 9, 7}, {5, 3, 7, 3}, 2, "VALID"},
         {{1, 9, 9, 3}, {3, 3, 3, 4}, 1, "SAME", 2},
         {{1, 6, 6, 3}, {3, 3, 3, 2}, 1, "EXPLICIT", 1, {0, 0, 1, 2, 2, 1, 0, 0}},
-        {{3, 5, 5, 1}, {2, 2, 1, 6}, 2, "SAME"}};
+        {{3, 5, 5, 1}, {2, 2, 1, 6}, 2, "SAME"},
+        // Slice blocks and pixel tiles share the grid's x: three blocks (the last half empty) of
+        // 12 tiles in one group, batch 2; two blocks of 162 tiles over several groups.
+        {{2, 6, 6, 6}, {1, 1, 6, 20}, 1, "SAME"},
+        {{1, 9, 70, 5}, {3, 3, 5, 12}, 1, "SAME"}};
     const std::vector<std::vector<std::string>> fused{{},
                                                       {"BiasAdd"},
                                                       {"BiasAdd", "Relu"},

@@ -235,11 +235,12 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
       c.note_variant(call.shader + call.defines);
     auto out = c.output(out_shape);
     call.output = out.get();
-    // One row of 64 invocations per group: the slice block (y) is then the same for the group.
+    // 64 invocations per group over (slice block, tile) (the shader says why).
     call.local = {64, 1, 1};
     const std::int64_t tiles = w.out_h * ((w.out_w + kConvPixels - 1) / kConvPixels);
-    require_tiles_fit(c, tiles);
-    call.grid = {tiles, ((f[3] + 3) / 4 + slices - 1) / slices, x[0]};
+    const std::int64_t blocks = ((f[3] + 3) / 4 + slices - 1) / slices;
+    require_tiles_fit(c, tiles * blocks);
+    call.grid = {tiles * blocks, 1, x[0]};
     c.dispatch(call);
     return OpContext::result(out, out_shape);
   }
@@ -320,12 +321,12 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
   call.inputs[1] = weights ? weights : &c.tex(1);
   if (path == Path::Direct) {
     const std::int64_t tiles = w.out_h * ((w.out_w + kDepthwisePixels - 1) / kDepthwisePixels);
-    require_tiles_fit(c, tiles);
-    // One row of invocations per group, so that the slice (y) is the group's: 64 of them, fixed,
-    // for one program per window (fitted to small grids, they made a program per size for no
-    // measurable speed).
+    const std::int64_t slices = (f[2] + 3) / 4;
+    require_tiles_fit(c, tiles * slices);
+    // 64 invocations per group over (slice, tile), fixed, for one program per window (fitted to
+    // small grids, they made a program per size for no measurable speed), and full on any map.
     call.local = {64, 1, 1};
-    call.grid = {tiles, (f[2] + 3) / 4, x[0]};
+    call.grid = {tiles * slices, 1, x[0]};
   }
   auto out = c.output(out_shape);
   call.output = out.get();

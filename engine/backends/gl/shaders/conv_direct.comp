@@ -61,11 +61,13 @@
   }
 
 void main() {
-  int t = global_id().x;
-  if (t >= OUT_H * OWT) return;
-  ivec2 tile = divmod(t, OWT);  // the grid stays below 2^24 tiles (ops_conv.cpp)
+  // x runs over (slice block, tile), tiles fastest: a group of 64 is full however few tiles a
+  // small map has (6x6: 12 tiles), and on a larger map a group still reads one block's weights.
+  ivec2 bt = divmod(global_id().x, OUT_H * OWT);  // the grid stays below 2^24 (ops_conv.cpp)
+  if (bt.x >= (OUT_C4 + PS - 1) / PS) return;
+  ivec2 tile = divmod(bt.y, OWT);
   int oh = tile.x, ow0 = tile.y * PW;
-  int s0 = group_id().y * PS, n = group_id().z;
+  int s0 = bt.x * PS, n = group_id().z;
   precise vec4 acc[PW * PS];
   for (int i = 0; i < PW * PS; ++i) acc[i] = vec4(0.0);
   // One branch around the whole loop: llvmpipe pays for a branch inside it on every pass.

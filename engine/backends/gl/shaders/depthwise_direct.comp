@@ -3,8 +3,7 @@
 // neighbouring pixels share input texels, so one row of NCOL texels feeds PW * KW taps, where one
 // pixel per invocation fetched a texel per tap. Weights come from in1, the filter packed once by
 // pack_depthwise_weights.comp: texel (s, tap) holds filter[kh][kw][4s .. 4s + 3][0]
-// (tap = kh * KW + kw); the slice is the work group's (group_id().y), so a weight's address is
-// the same for the whole group. x runs over (output row, pixel tile), z over the batch.
+// (tap = kh * KW + kw). x runs over (slice, output row, pixel tile), z over the batch.
 // Summation is depthwise.comp's: per output, taps in (kh, kw) order, each product exact and
 // rounded once into the fp32 sum. Taps past the input's edge are skipped, not multiplied by a
 // zero: an infinite weight (fp16 overflow) would make NaN of them.
@@ -35,11 +34,13 @@
   }
 
 void main() {
-  int t = global_id().x;
-  if (t >= OUT_H * OWT) return;
-  ivec2 tile = divmod(t, OWT);  // the grid stays below 2^24 tiles (ops_conv.cpp)
+  // x runs over (slice, tile), tiles fastest: a group of 64 is full however few tiles a small
+  // map has, and on a larger map a group still reads one slice's weights.
+  ivec2 st = divmod(global_id().x, OUT_H * OWT);  // the grid stays below 2^24 (ops_conv.cpp)
+  if (st.x >= OUT_C4) return;
+  ivec2 tile = divmod(st.y, OWT);
   int oh = tile.x, ow0 = tile.y * PW;
-  int s = group_id().y, n = group_id().z;
+  int s = st.x, n = group_id().z;
   int iw0 = ow0 * SW - PAD_L;
   precise vec4 acc[PW];
   for (int p = 0; p < PW; ++p) acc[p] = vec4(0.0);
