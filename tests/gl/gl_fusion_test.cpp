@@ -230,6 +230,28 @@ class GlFusionTest : public QObject {
     return ex.run(inputs_);
   }
 
+  // Every output of a fused run against the same outputs of an unfused one: bit for bit, or as
+  // values (-0 and 0 equal, NaN equal to NaN).
+  enum class Zeros { BySign, Equal };
+  void expect_as_unfused(const std::vector<HostTensor>& got, const std::vector<HostTensor>& want,
+                         Zeros zeros) {
+    QCOMPARE(got.size(), want.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const std::string& name = graph_.outputs[k].name;
+      const auto g = got[k].values<float>(), w = want[k].values<float>();
+      QCOMPARE(g.size(), w.size());
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        const bool same =
+            zeros == Zeros::BySign
+                ? std::bit_cast<std::uint32_t>(g[i]) == std::bit_cast<std::uint32_t>(w[i])
+                : g[i] == w[i] || (std::isnan(g[i]) && std::isnan(w[i]));
+        QVERIFY2(same, (name + "[" + std::to_string(i) + "]: " + std::to_string(g[i]) + " fused, " +
+                        std::to_string(w[i]) + " not")
+                           .c_str());
+      }
+    }
+  }
+
   void expect_cpu_outputs(const std::vector<HostTensor>& got, const std::string& what) {
     QCOMPARE(got.size(), want_.size());
     for (std::size_t k = 0; k < got.size(); ++k) {
@@ -400,17 +422,7 @@ class GlFusionTest : public QObject {
     for (const char* k :
          {"hout", "res_relu", "ar_add", "sem_add", "sea_add", "up_bias", "c6_prelu"})
       QCOMPARE(watch.ran_on[k], "fused");
-    QCOMPARE(got.size(), unfused.size());
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      const std::string& name = graph_.outputs[k].name;
-      const auto g = got[k].values<float>(), w = unfused[k].values<float>();
-      QCOMPARE(g.size(), w.size());
-      for (std::size_t i = 0; i < w.size(); ++i)
-        QVERIFY2(std::bit_cast<std::uint32_t>(g[i]) == std::bit_cast<std::uint32_t>(w[i]),
-                 (name + "[" + std::to_string(i) + "]: " + std::to_string(g[i]) + " fused, " +
-                  std::to_string(w[i]) + " not")
-                     .c_str());
-    }
+    expect_as_unfused(got, unfused, Zeros::BySign);
   }
 
   // fp16 following TF.js webgl stores every output TF.js stores, with one exception: a Relu or
@@ -436,17 +448,7 @@ class GlFusionTest : public QObject {
     for (const char* k : {"leaky", "sigmoid", "prelu", "c2_add", "dw_add", "res_add", "sea_add"})
       QVERIFY2(fused.ran_on[k] == "gl",
                (std::string(k) + " ran on '" + fused.ran_on[k] + "'").c_str());
-    QCOMPARE(got.size(), want.size());
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      const std::string& name = graph_.outputs[k].name;
-      const auto g = got[k].values<float>(), w = want[k].values<float>();
-      QCOMPARE(g.size(), w.size());
-      for (std::size_t i = 0; i < w.size(); ++i)
-        QVERIFY2(g[i] == w[i] || (std::isnan(g[i]) && std::isnan(w[i])),
-                 (name + "[" + std::to_string(i) + "]: " + std::to_string(g[i]) + " fused, " +
-                  std::to_string(w[i]) + " not")
-                     .c_str());
-    }
+    expect_as_unfused(got, want, Zeros::Equal);
   }
 
   void observer_of_values_turns_it_off() {
