@@ -22,7 +22,26 @@ Precision Engine::precision() {
 }
 
 void Engine::set_precision(Precision p) {
-  for (auto& b : backends_) b->set_precision(flags_, p);
+  for (auto& b : backends_) {
+    const Precision before = b->precision(flags_);
+    b->set_precision(flags_, p);
+    if (b->precision(flags_) != before) drop_copies_on(*b);
+  }
+}
+
+void Engine::drop_copies_on(const Backend& backend) {
+  // A copy a backend made at one precision (gl: weights rounded to half, or not) is not the
+  // tensor at the other: copies that have another to be made again from go, and view_on makes
+  // them again at the new precision on first use. A tensor whose only copy is there stays.
+  for (auto& [id, d] : data_) {
+    if (d.copies.size() < 2) continue;
+    std::erase_if(d.copies, [&](const Copy& c) {
+      if (c.backend != &backend) return false;
+      live_bytes_ -= c.bytes;
+      data_by_ptr_.erase(c.data.get());
+      return true;
+    });
+  }
 }
 
 // ---- Tensor handle: forwards to its engine ----

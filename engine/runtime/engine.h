@@ -88,7 +88,9 @@ class Engine {
 
   // How the active backend stores tensors, as it keeps it (auto-selects like backend()).
   Precision precision();
-  // Asks every backend that has a choice to store tensors at `p` (gl: gl.float32_enabled).
+  // Asks every backend that has a choice to store tensors at `p` (gl: gl.float32_enabled). A
+  // backend whose precision changes loses its copies of tensors that have another copy (weights):
+  // they are made again at the new precision where a kernel reads them.
   void set_precision(Precision p);
 
   // ---- flags, threads, log ----
@@ -180,6 +182,7 @@ class Engine {
   std::uint64_t new_data(Backend& backend, std::shared_ptr<BackendData> data);
   void add_copy(DataRecord& d, Backend& backend, std::shared_ptr<BackendData> data);
   void release_data(std::uint64_t id);
+  void drop_copies_on(const Backend& backend);
 
   Flags flags_;
   std::vector<std::unique_ptr<Backend>> backends_;
