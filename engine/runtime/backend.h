@@ -94,6 +94,9 @@ struct BackendStats {
   double compile_ms = 0;
   // New kernels whose code worker threads built while the run went on, and their time, summed.
   std::int64_t built_ahead = 0;
+  // New kernels handed to the workers for a later run at the other precision, not this one (gl:
+  // GlBackend::prebuild).
+  std::int64_t prebuilt = 0;
   double ahead_ms = 0;
   // Copies between host and device memory, waiting included.
   std::int64_t uploads = 0, upload_bytes = 0, downloads = 0;
@@ -183,6 +186,14 @@ class Backend {
   virtual std::optional<graph::Node> fuse(
       const graph::Node& /*producer*/, const graph::Node& /*next*/, int /*through*/,
       std::span<const graph::TensorInfo* const> /*next_inputs*/) const {
+    return std::nullopt;
+  }
+  // Where fuse() declined `next` (the same arguments): a form of `producer` that computes what
+  // it computes, to run on its own, when the backend would rather build it as the kernel of a
+  // fusion it takes at other settings (gl: fp16 following webgl runs the convolution without its
+  // sigmoid, in the program fp32 built for both). nullopt keeps the producer. Default: none.
+  virtual std::optional<graph::Node> unfused_form(const graph::Node& /*producer*/,
+                                                  const graph::Node& /*next*/) const {
     return std::nullopt;
   }
 

@@ -257,6 +257,13 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
       if (!p.backend->supports_inputs(*f, input_infos(graph, *f))) return std::nullopt;
       return f;
     };
+    // The producer's own form where the backend declines the node after it (Backend::unfused_form).
+    auto keep_apart = [&](const graph::Node& next) {
+      if (auto apart = p.backend->unfused_form(kernel, next)) {
+        kernel = std::move(*apart);
+        took = true;
+      }
+    };
     auto join = [&](int c, int through) {
       plan.nodes[c].fused_into = i;
       plan.nodes[c].fused_through = through;
@@ -281,7 +288,10 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
         act.attrs["scale"] = h->scale;
         act.attrs["shift"] = h->shift;
         std::optional<graph::Node> f = offer(act, 0);
-        if (!f) break;
+        if (!f) {
+          keep_apart(act);
+          break;
+        }
         kernel = std::move(*f);
         join(h->mul, index_of(graph.nodes[h->mul], tail));
         join(h->add, index_of(graph.nodes[h->add], tail));
@@ -296,7 +306,10 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
       if (!joinable(c)) break;
       const int through = index_of(graph.nodes[c], tail);
       std::optional<graph::Node> f = offer(graph.nodes[c], through);
-      if (!f) break;
+      if (!f) {
+        keep_apart(graph.nodes[c]);
+        break;
+      }
       kernel = std::move(*f);
       join(c, through);
       took = true;

@@ -22,6 +22,7 @@
 
 #include "backends/all_backends.h"
 #include "backends/gl/gl_backend.h"
+#include "backends/gl/gl_op.h"
 #include "gl/gl_test_util.h"
 #include "graph/build.h"
 #include "ops/attr.h"
@@ -449,6 +450,67 @@ class GlFusionTest : public QObject {
       QVERIFY2(fused.ran_on[k] == "gl",
                (std::string(k) + " ran on '" + fused.ran_on[k] + "'").c_str());
     expect_as_unfused(got, want, Zeros::Equal);
+  }
+
+  // Where fp16 following webgl runs apart the activation fp32 fuses (a sigmoid after a fused
+  // convolution, as TF.js stores the convolution's output), the convolution runs as fp32's
+  // program with the activation off, and the sigmoid's own kernel was built during the fp32 run:
+  // a switch fp32 -> fp16 builds no kernel. Its outputs are those of the unfused fp16 run.
+  void fp16_apart_activation_builds_nothing() {
+    test::GraphBuilder g;
+    const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
+    auto filter = g.add("filter", "Const");
+    g.g.nodes[filter.node].value = test::random_tensor({3, 3, 6, 5}, 21, -1.f, 1.f);
+    const auto cb = g.vector_const("cb", {0.1f, -0.2f, 0.3f, -0.4f, 0.5f});
+    const auto conv = g.add("conv", "_FusedConv2D", {x, filter, cb},
+                            {{"strides", std::vector<std::int64_t>{1, 1, 1, 1}},
+                             {"padding", std::string("SAME")},
+                             {"fused_ops", std::vector<std::string>{"BiasAdd"}},
+                             {"num_args", std::int64_t{1}},
+                             {"T", graph::TypeAttr{"DT_FLOAT"}}});
+    g.output("sig", g.add("sig", "Sigmoid", {conv}, {{"T", graph::TypeAttr{"DT_FLOAT"}}}));
+    graph::Graph graph = g.take();
+    for (const auto& i : graph.inputs) {
+      graph.nodes[i.ref.node].attrs["shape"] = i.shape;
+      graph.nodes[i.ref.node].attrs["dtype"] = graph::TypeAttr{"DT_FLOAT"};
+    }
+    graph::infer_shapes(graph);
+    const NamedTensors in{{"x", test::random_tensor({1, 5, 7, 6}, 22, -3.f, 3.f)}};
+
+    auto run16 = [&](bool fuse) {
+      GlEngine e;
+      e.engine.flags().set("fuse", fuse ? "true" : "false");
+      Executor ex(e.engine, graph);
+      e.engine.set_precision(Precision::Fp16);
+      return ex.run(in);
+    };
+    const auto unfused = run16(false);
+
+    GlEngine e;
+    Executor ex(e.engine, graph);
+    ex.run(in);
+    QCOMPARE(ex.plan().fusions, 1);  // fp32: the sigmoid inside the convolution
+    const bool prebuilt = e.gl->stats().prebuilt > 0;
+    e.gl->reset_stats();
+    e.engine.set_precision(Precision::Fp16);
+    const auto got = ex.run(in);
+    const Plan& plan = ex.plan();
+    QCOMPARE(plan.fusions, 0);
+    const PlanNode& pn = plan.nodes[static_cast<std::size_t>(conv.node)];
+    QVERIFY(pn.fused);
+    QCOMPARE(ops::attr<std::int64_t>(*pn.fused, gl::kProgramActivation, -1),
+             static_cast<std::int64_t>(gl::Activation::Sigmoid));
+    // Without workers (a driver that builds at link) nothing is built ahead: the sigmoid's kernel
+    // is fp16's one new program then. llvmpipe has them (CI).
+    QCOMPARE(e.gl->stats().new_kernels, std::int64_t{prebuilt ? 0 : 1});
+    QCOMPARE(got.size(), std::size_t{1});
+    const auto gv = got[0].values<float>(), wv = unfused[0].values<float>();
+    QCOMPARE(gv.size(), wv.size());
+    for (std::size_t i = 0; i < wv.size(); ++i)
+      QVERIFY2(std::bit_cast<std::uint32_t>(gv[i]) == std::bit_cast<std::uint32_t>(wv[i]),
+               ("sig[" + std::to_string(i) + "]: " + std::to_string(gv[i]) + ", unfused " +
+                std::to_string(wv[i]))
+                   .c_str());
   }
 
   void observer_of_values_turns_it_off() {

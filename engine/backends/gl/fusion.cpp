@@ -145,4 +145,32 @@ std::optional<graph::Node> GlBackend::fuse(
   return marked(std::move(fused));
 }
 
+std::optional<graph::Node> GlBackend::unfused_form(const graph::Node& producer,
+                                                   const graph::Node& next) const {
+  // fp16 following webgl declines an activation that fp32 takes into a convolution or product:
+  // the producer then runs as fp32's program with the activation off (add_epilogue), not as a
+  // program of its own that only fp16 would build. Prelu is left out: its alpha is an input.
+  const bool follow = fp16_active() && runtime::fp16_follow(flags_) == runtime::Fp16Follow::Webgl;
+  if (!follow || !ops::has_fused_epilogue(producer.op) || !supports(producer)) return std::nullopt;
+  const auto fused = ops::fuse_activation(producer, next);
+  if (!fused) return std::nullopt;
+  const auto e = ops::try_fused_epilogue(*fused, fused->inputs.size());
+  if (!e) return std::nullopt;
+  const Activation act = activation_code(e->activation);
+  switch (act) {
+    case Activation::Elu:
+    case Activation::Sigmoid:
+    case Activation::Tanh:
+    case Activation::HardSwish:
+      break;
+    default:
+      return std::nullopt;  // none, or ACT_LINEAR's program whatever the activation
+  }
+  graph::Node apart = producer;
+  // Not the fused activation's own attributes: cpu, which runs this node where gl fails, would
+  // apply them. This one only gl reads.
+  apart.attrs[std::string(kProgramActivation)] = static_cast<std::int64_t>(act);
+  return apart;
+}
+
 }  // namespace tfjsi::gl

@@ -92,6 +92,8 @@ class GlBackend : public runtime::Backend {
   std::optional<graph::Node> fuse(
       const graph::Node& producer, const graph::Node& next, int through,
       std::span<const graph::TensorInfo* const> next_inputs) const override;
+  std::optional<graph::Node> unfused_form(const graph::Node& producer,
+                                          const graph::Node& next) const override;
   std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override;
   HostTensor download(const runtime::TensorView& tensor) override;
   std::vector<runtime::TensorView> run(const graph::Node& node,
@@ -143,6 +145,9 @@ class GlBackend : public runtime::Backend {
   // several dispatches, each told its first group by a uniform. An emulated fp16 output then gets
   // its rounding pass (fp16_storage.h).
   void dispatch(const KernelCall& call);
+  // Builds `call`'s program ahead (workers, where there are) without running it: a kernel a later
+  // run at the other precision will need (KernelCall::twins). Nothing when compiling ahead is off.
+  void prebuild(const KernelCall& call);
   // Issues every dispatch kept for later, waiting for their programs' builds.
   void flush_pending();
   // A new float tensor's texture: fp32, or fp16 native or emulated as gl.fp16_storage says.

@@ -315,7 +315,20 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   return d;
 }
 
+void GlBackend::prebuild(const KernelCall& call) {
+  // Where workers build: the build lands in the driver's shader cache (a later process at the
+  // other precision finds it there; program_warmer.h), the program in this process's cache.
+  if (!compile_ahead_on() || !warmer()) return;
+  if (prepare(call).ahead) ++stats_.prebuilt;
+}
+
 void GlBackend::dispatch(const KernelCall& call) {
+  if (call.apart != Activation::None && call.output) {
+    // fp16 following webgl runs this activation on its own after the kernel (GlBackend::
+    // unfused_form): its kernel, on the output's texture, built ahead while fp32 runs.
+    KernelCall act = unary_call("OP_ACT", call.apart, 0.f, *call.output, *call.output);
+    prebuild(act);
+  }
   dispatch_one(call);
   if (!call.output || call.output->storage() != Storage::Fp16Emulated || !half_rules_) return;
   using Stores = KernelCall::Stores;

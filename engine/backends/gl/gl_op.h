@@ -51,6 +51,10 @@ struct KernelCall {
   // inputs (Halves), or only the inputs' own values (InputValues: halves when every input is).
   enum class Stores { Any, Halves, InputValues };
   Stores stores = Stores::Any;
+  // An activation fp16 following webgl runs on its own after this kernel (a sigmoid that fp32
+  // fuses): its program is built ahead at fp32 (GlBackend::prebuild), so that a switch to fp16
+  // builds nothing. None otherwise.
+  Activation apart = Activation::None;
 
   void set_int(std::string name, std::int64_t v) {
     uniforms.push_back({std::move(name), false, v});
@@ -192,7 +196,14 @@ std::string def_symbol(std::string_view name, std::string_view symbol);
 // The activation `a` of a kernel that applies ACT (epilogue.glsl, binary.comp, unary.comp):
 // #define ACT ACT_LINEAR with its uniforms for none, relu, relu6 and leaky (slope `alpha`), so that
 // they share one program; the macro of `a` otherwise (Prelu: the caller binds the alpha).
-void set_activation(KernelCall& call, Activation a, float alpha);
+bool set_activation(KernelCall& call, Activation a, float alpha);
+// unary.comp applying `op` (OP_EXP, ...; OP_ACT applies `act` with `alpha`) to x into `out`.
+KernelCall unary_call(std::string_view op, Activation act, float alpha, const GlTensorData& x,
+                      GlTensorData& out);
+// On a convolution or product run without the activation fp32 fuses into it (fp16 following
+// webgl, GlBackend::unfused_form): that activation's code (an int, Activation), so that the
+// kernel is fp32's program with the activation off (ACT_APPLY 0, epilogue.glsl).
+inline constexpr std::string_view kProgramActivation = "_tfjsi_gl_program_activation";
 // A fused addend (ops::kFusedAddend): binds input `k` of the node, which must have the output's
 // shape (else BackendLimit), as the kernel's next input and #defines ADDEND (1 before the
 // activation, 2 after it; 0 for none) and load_addend, as epilogue.glsl and binary.comp read them.

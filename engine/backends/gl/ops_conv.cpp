@@ -75,11 +75,26 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
   call.set_int("HAS_BIAS", e.bias ? 1 : 0);
   call.defines +=
       def("BIAS_SPLAT", std::int64_t{bias_splat}) + def("ALPHA_SPLAT", std::int64_t{alpha_splat});
-  set_activation(call, activation_code(e.activation), e.leaky_alpha);
-  if (e.activation == ops::Activation::HardSwish) {
+  // Without the activation that fp32 fuses here (fp16 following webgl runs it apart): fp32's
+  // program, the activation off by a uniform (computed and dropped: llvmpipe would run both
+  // sides of a branch anyway), so that a precision switch builds no kernel for it.
+  Activation act = activation_code(e.activation);
+  bool apply = true;
+  if (const auto twin = ops::try_attr<std::int64_t>(c.node(), kProgramActivation);
+      twin && e.activation == ops::Activation::None) {
+    act = static_cast<Activation>(*twin);
+    apply = false;
+  }
+  const bool linear = set_activation(call, act, e.leaky_alpha);
+  if (act == Activation::HardSwish) {
     call.set_float("HARD_SWISH_SCALE", e.hard_swish_scale);
     call.set_float("HARD_SWISH_SHIFT", e.hard_swish_shift);
   }
+  if (!linear && act != Activation::Prelu) call.set_int("ACT_APPLY", apply);
+  // Where fp16 following webgl would run this activation apart, its own kernel is built now too.
+  if (apply && !linear && act != Activation::Prelu && act != Activation::HardSwish &&
+      c.follow_webgl() && !c.half_between())
+    call.apart = act;
   call.extra += shader_source("epilogue.glsl");
 }
 

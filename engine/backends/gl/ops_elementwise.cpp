@@ -8,6 +8,18 @@
 #include "ops/fusion.h"
 
 namespace tfjsi::gl {
+
+KernelCall unary_call(std::string_view op, Activation act, float alpha, const GlTensorData& x,
+                      GlTensorData& out) {
+  KernelCall call;
+  call.shader = "unary.comp";
+  call.defines = def_symbol("OP", op);
+  set_activation(call, act, alpha);
+  call.inputs = {&x};
+  call.output = &out;
+  return call;
+}
+
 namespace {
 
 // `op` is unary.comp's macro for f (OP_EXP, ...; OP_ACT applies `act`).
@@ -21,13 +33,8 @@ std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
   c.expect_inputs(1, 1);
   const GlTensorData& x = c.tex(0);
   auto out = c.output(c.shape(0));
-  KernelCall call;
-  call.shader = "unary.comp";
-  call.defines = def_symbol("OP", op);
-  set_activation(call, act, alpha);
+  KernelCall call = unary_call(op, act, alpha, x, *out);
   if (keeps) call.stores = KernelCall::Stores::InputValues;
-  call.inputs = {&x};
-  call.output = out.get();
   c.dispatch(call);
   return OpContext::result(out, c.shape(0));
 }
