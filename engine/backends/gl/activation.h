@@ -53,4 +53,12 @@ inline bool keeps_halves(Activation a) {
   return a == Activation::None || a == Activation::Relu || a == Activation::Relu6;
 }
 
+// Whether a fused kernel's program for `a` applies it under the uniform ACT_APPLY (epilogue.glsl):
+// the activations with a program of their own, but Prelu (its alpha is an input). Such a kernel
+// also runs without it, as fp32's program (fp16 following webgl, GlBackend::unfused_form).
+inline bool switched_by_uniform(Activation a) {
+  return a == Activation::Elu || a == Activation::Sigmoid || a == Activation::Tanh ||
+         a == Activation::HardSwish;
+}
+
 }  // namespace tfjsi::gl

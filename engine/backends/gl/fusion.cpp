@@ -157,15 +157,8 @@ std::optional<graph::Node> GlBackend::unfused_form(const graph::Node& producer,
   const auto e = ops::try_fused_epilogue(*fused, fused->inputs.size());
   if (!e) return std::nullopt;
   const Activation act = activation_code(e->activation);
-  switch (act) {
-    case Activation::Elu:
-    case Activation::Sigmoid:
-    case Activation::Tanh:
-    case Activation::HardSwish:
-      break;
-    default:
-      return std::nullopt;  // none, or ACT_LINEAR's program whatever the activation
-  }
+  // The others are ACT_LINEAR's program whatever the activation, or Prelu's.
+  if (!switched_by_uniform(act)) return std::nullopt;
   graph::Node apart = producer;
   // Not the fused activation's own attributes: cpu, which runs this node where gl fails, would
   // apply them. This one only gl reads.

@@ -146,7 +146,7 @@ class GlBackend : public runtime::Backend {
   // its rounding pass (fp16_storage.h).
   void dispatch(const KernelCall& call);
   // Builds `call`'s program ahead (workers, where there are) without running it: a kernel a later
-  // run at the other precision will need (KernelCall::twins). Nothing when compiling ahead is off.
+  // run at the other precision will need (KernelCall::apart). Nothing when compiling ahead is off.
   void prebuild(const KernelCall& call);
   // Issues every dispatch kept for later, waiting for their programs' builds.
   void flush_pending();

@@ -323,12 +323,6 @@ void GlBackend::prebuild(const KernelCall& call) {
 }
 
 void GlBackend::dispatch(const KernelCall& call) {
-  if (call.apart != Activation::None && call.output) {
-    // fp16 following webgl runs this activation on its own after the kernel (GlBackend::
-    // unfused_form): its kernel, on the output's texture, built ahead while fp32 runs.
-    KernelCall act = unary_call("OP_ACT", call.apart, 0.f, *call.output, *call.output);
-    prebuild(act);
-  }
   dispatch_one(call);
   if (!call.output || call.output->storage() != Storage::Fp16Emulated || !half_rules_) return;
   using Stores = KernelCall::Stores;
@@ -341,6 +335,12 @@ void GlBackend::dispatch(const KernelCall& call) {
 
 void GlBackend::dispatch_one(const KernelCall& call) {
   PreparedDispatch d = prepare(call);
+  if (d.fresh && call.apart != Activation::None) {
+    // fp16 following webgl runs this activation on its own after the kernel (GlBackend::
+    // unfused_form): its kernel, on the output's texture, built ahead while fp32 runs; once,
+    // with the kernel's own program, not on every run.
+    prebuild(unary_call("OP_ACT", call.apart, 0.f, *call.output, *call.output));
+  }
   if (pending_.empty() && !d.ahead && !d.prog->warm) {
     issue(d);
     return;

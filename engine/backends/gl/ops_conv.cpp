@@ -85,16 +85,18 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
     act = static_cast<Activation>(*twin);
     apply = false;
   }
-  const bool linear = set_activation(call, act, e.leaky_alpha);
+  set_activation(call, act, e.leaky_alpha);
   if (act == Activation::HardSwish) {
     call.set_float("HARD_SWISH_SCALE", e.hard_swish_scale);
     call.set_float("HARD_SWISH_SHIFT", e.hard_swish_shift);
   }
-  if (!linear && act != Activation::Prelu) call.set_int("ACT_APPLY", apply);
-  // Where fp16 following webgl would run this activation apart, its own kernel is built now too.
-  if (apply && !linear && act != Activation::Prelu && act != Activation::HardSwish &&
-      c.follow_webgl() && !c.half_between())
-    call.apart = act;
+  if (switched_by_uniform(act)) {
+    call.set_int("ACT_APPLY", apply);
+    // Where fp16 following webgl would run this activation apart, its own kernel is built now
+    // too (a hard swish's steps are binary and clip kernels, not this activation's).
+    if (apply && act != Activation::HardSwish && c.follow_webgl() && !c.half_between())
+      call.apart = act;
+  }
   call.extra += shader_source("epilogue.glsl");
 }
 
