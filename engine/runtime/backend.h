@@ -188,12 +188,22 @@ class Backend {
       std::span<const graph::TensorInfo* const> /*next_inputs*/) const {
     return std::nullopt;
   }
-  // Where fuse() declined `next` (the same arguments): a form of `producer` that computes what
-  // it computes, to run on its own, when the backend would rather build it as the kernel of a
-  // fusion it takes at other settings (gl: fp16 following webgl runs the convolution without its
-  // sigmoid, in the program fp32 built for both). nullopt keeps the producer. Default: none.
+  // One node of a chain after a producer, as the plan offers it to fuse(): the node (a hard
+  // swish's stand-in for its four), which of its inputs reads the chain's value, and what shape
+  // inference knows of its inputs.
+  struct ChainLink {
+    graph::Node node;
+    int through = 0;
+    std::vector<const graph::TensorInfo*> inputs;
+  };
+  // Where fuse() declined `declined[0]` (the node after `producer`; the links after it are the
+  // chain as it goes on, each the one reader of the one before, as far as the plan can see): a
+  // form of `producer` that computes what it computes, to run on its own, when the backend would
+  // rather build it as the kernel of a fusion it takes at other settings (gl: fp16 following
+  // webgl runs a convolution without the bias and sigmoid after it, in the program fp32 built
+  // for all three). nullopt keeps the producer. Default: none.
   virtual std::optional<graph::Node> unfused_form(const graph::Node& /*producer*/,
-                                                  const graph::Node& /*next*/) const {
+                                                  std::span<const ChainLink> /*declined*/) const {
     return std::nullopt;
   }
 

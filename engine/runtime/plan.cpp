@@ -13,6 +13,10 @@ namespace tfjsi::runtime {
 
 namespace {
 
+// How many nodes past a declined one the plan shows Backend::unfused_form: a bias add, its
+// activation and one more.
+constexpr std::size_t kChainLookahead = 3;
+
 // What shape inference knows of each data input of `node`.
 std::vector<const graph::TensorInfo*> input_infos(const graph::Graph& graph,
                                                   const graph::Node& node) {
@@ -243,9 +247,8 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
       return -1;
     };
     // The backend's fused form of `kernel` and `next`, when it can run it.
-    auto offer = [&](const graph::Node& next, int through) -> std::optional<graph::Node> {
-      std::optional<graph::Node> f =
-          p.backend->fuse(kernel, next, through, input_infos(graph, next));
+    auto offer = [&](const Backend::ChainLink& next) -> std::optional<graph::Node> {
+      std::optional<graph::Node> f = p.backend->fuse(kernel, next.node, next.through, next.inputs);
       if (!f) return std::nullopt;
       // What the fused kernel reads beyond the producer's inputs is a weight or a value made
       // before the producer runs (a residual connection's), which the chain's reader keeps
@@ -257,63 +260,77 @@ Plan make_plan(const graph::Graph& graph, Engine& engine, Backend& active, Preci
       if (!p.backend->supports_inputs(*f, input_infos(graph, *f))) return std::nullopt;
       return f;
     };
-    // The producer's own form where the backend declines the node after it (Backend::unfused_form).
-    auto keep_apart = [&](const graph::Node& next) {
-      if (auto apart = p.backend->unfused_form(kernel, next)) {
+    // The next node the chain may take in after `tail`: its one reader, or the four nodes of a
+    // hard swish of it (offered to the backend as one activation, ops::match_hard_swish), with
+    // the nodes it joins (node, through) and the chain's new tail.
+    struct Step {
+      Backend::ChainLink link;
+      std::vector<std::pair<int, int>> joins;
+      int tail = -1;
+    };
+    auto step_after = [&](int tail) -> std::optional<Step> {
+      const PlanNode& t = plan.nodes[tail];
+      if (graph.nodes[tail].outputs.size() != 1 || t.uses.size() != 1) return std::nullopt;
+      if (t.uses[0] == 2 && t.consumers.size() == 2) {
+        const auto h = ops::match_hard_swish(
+            graph, tail, [&](int c) -> std::span<const int> { return plan.nodes[c].consumers; });
+        if (!h || !single_use(h->mul) || !single_use(h->add) || !single_use(h->relu6))
+          return std::nullopt;
+        for (int c : {h->mul, h->add, h->relu6, h->out})
+          if (!joinable(c)) return std::nullopt;
+        Step s;
+        s.link.node.name = graph.nodes[h->out].name;
+        s.link.node.op = std::string(ops::kHardSwishOp);
+        s.link.node.inputs = {graph::TensorRef{tail, 0}};
+        s.link.node.attrs["scale"] = h->scale;
+        s.link.node.attrs["shift"] = h->shift;
+        s.joins = {{h->mul, index_of(graph.nodes[h->mul], tail)},
+                   {h->add, index_of(graph.nodes[h->add], tail)},
+                   {h->relu6, 0},
+                   {h->out, index_of(graph.nodes[h->out], h->mul)}};
+        s.tail = h->out;
+        s.link.inputs = input_infos(graph, s.link.node);
+        return s;
+      }
+      if (!single_use(tail)) return std::nullopt;
+      const int c = t.consumers[0];
+      if (!joinable(c)) return std::nullopt;
+      Step s;
+      s.link.node = graph.nodes[c];
+      s.link.through = index_of(graph.nodes[c], tail);
+      s.link.inputs = input_infos(graph, s.link.node);
+      s.joins = {{c, s.link.through}};
+      s.tail = c;
+      return s;
+    };
+    // Where the backend declines a step: the producer's own form (Backend::unfused_form), shown
+    // the declined step and the few after it.
+    auto keep_apart = [&](Step declined) {
+      std::vector<Backend::ChainLink> links;
+      for (std::optional<Step> s = std::move(declined); s && links.size() < kChainLookahead;
+           s = step_after(s->tail))
+        links.push_back(std::move(s->link));
+      if (auto apart = p.backend->unfused_form(kernel, links)) {
         kernel = std::move(*apart);
         took = true;
       }
     };
-    auto join = [&](int c, int through) {
-      plan.nodes[c].fused_into = i;
-      plan.nodes[c].fused_through = through;
-      ++plan.fusions;
-    };
     for (int tail = i;;) {
-      const PlanNode& t = plan.nodes[tail];
-      if (graph.nodes[tail].outputs.size() != 1 || t.uses.size() != 1) break;
-      // A hard swish of the chain's value (its four nodes, ops::match_hard_swish), offered to
-      // the backend as one activation.
-      if (t.uses[0] == 2 && t.consumers.size() == 2) {
-        const auto h = ops::match_hard_swish(
-            graph, tail, [&](int c) -> std::span<const int> { return plan.nodes[c].consumers; });
-        if (!h || !single_use(h->mul) || !single_use(h->add) || !single_use(h->relu6)) break;
-        bool all = true;
-        for (int c : {h->mul, h->add, h->relu6, h->out}) all = all && joinable(c);
-        if (!all) break;
-        graph::Node act;
-        act.name = graph.nodes[h->out].name;
-        act.op = std::string(ops::kHardSwishOp);
-        act.inputs = {graph::TensorRef{tail, 0}};
-        act.attrs["scale"] = h->scale;
-        act.attrs["shift"] = h->shift;
-        std::optional<graph::Node> f = offer(act, 0);
-        if (!f) {
-          keep_apart(act);
-          break;
-        }
-        kernel = std::move(*f);
-        join(h->mul, index_of(graph.nodes[h->mul], tail));
-        join(h->add, index_of(graph.nodes[h->add], tail));
-        join(h->relu6, 0);
-        join(h->out, index_of(graph.nodes[h->out], h->mul));
-        took = true;
-        tail = h->out;
-        continue;
-      }
-      if (!single_use(tail)) break;
-      const int c = t.consumers[0];
-      if (!joinable(c)) break;
-      const int through = index_of(graph.nodes[c], tail);
-      std::optional<graph::Node> f = offer(graph.nodes[c], through);
+      std::optional<Step> s = step_after(tail);
+      if (!s) break;
+      std::optional<graph::Node> f = offer(s->link);
       if (!f) {
-        keep_apart(graph.nodes[c]);
+        keep_apart(std::move(*s));
         break;
       }
       kernel = std::move(*f);
-      join(c, through);
+      for (const auto& [c, through] : s->joins) {
+        plan.nodes[c].fused_into = i;
+        plan.nodes[c].fused_through = through;
+        ++plan.fusions;
+      }
       took = true;
-      tail = c;
+      tail = s->tail;
     }
     if (took) p.fused = std::move(kernel);
   }

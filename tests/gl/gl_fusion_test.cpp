@@ -18,6 +18,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <map>
 
 #include "backends/all_backends.h"
@@ -452,23 +453,96 @@ class GlFusionTest : public QObject {
     expect_as_unfused(got, want, Zeros::Equal);
   }
 
-  // Where fp16 following webgl runs apart the activation fp32 fuses (a sigmoid after a fused
-  // convolution, as TF.js stores the convolution's output), the convolution runs as fp32's
-  // program with the activation off, and the sigmoid's own kernel was built during the fp32 run:
-  // a switch fp32 -> fp16 builds no kernel. Its outputs are those of the unfused fp16 run.
-  void fp16_apart_activation_builds_nothing() {
+  // Where fp16 following webgl runs apart what fp32 fuses into a convolution or product (an
+  // activation, and a bias add before it that TF.js stores too), the producer runs as fp32's
+  // program with the bias and activation off, and the sigmoid's own kernel was built during the
+  // fp32 run: a switch fp32 -> fp16 builds no kernel. Outputs are those of the unfused fp16 run.
+  // Each graph also has an add of its input to itself, so that fp32 builds the binary kernel the
+  // apart bias adds and a hard swish's steps run as (a real model's other elementwise nodes do).
+
+  void fp16_apart_chain_builds_nothing_data() {
+    QTest::addColumn<int>("which");
+    QTest::newRow("fused conv, sigmoid") << 0;
+    QTest::newRow("conv, bias add, hard swish") << 1;
+    QTest::newRow("matmul, bias add, sigmoid") << 2;
+    QTest::newRow("transposed conv, bias add") << 3;
+  }
+
+  void fp16_apart_chain_builds_nothing() {
+    QFETCH(int, which);
+    using Attrs = std::map<std::string, graph::AttrValue, std::less<>>;
+    const Attrs conv_attrs{{"strides", std::vector<std::int64_t>{1, 1, 1, 1}},
+                           {"padding", std::string("SAME")},
+                           {"T", graph::TypeAttr{"DT_FLOAT"}}};
+    auto filter = [](test::GraphBuilder& g, std::vector<std::int64_t> shape) {
+      auto f = g.add("filter", "Const");
+      g.g.nodes[f.node].value = test::random_tensor(std::move(shape), 21, -1.f, 1.f);
+      return f;
+    };
+    auto int_vector = [](test::GraphBuilder& g, std::string name, std::vector<std::int32_t> v) {
+      auto t = g.add(std::move(name), "Const");
+      const auto n = static_cast<std::int64_t>(v.size());
+      g.g.nodes[t.node].value = test::ints({n}, std::move(v));
+      return t;
+    };
+    struct ApartCase {
+      const char* name;
+      // Builds the chain after `x` (with `g`), returns the producer's node.
+      std::function<int(test::GraphBuilder& g, graph::TensorRef x)> chain;
+      gl::Activation program;      // the activation of the producer's fp32 program
+      std::int64_t built_in_fp16;  // kernels fp16 builds without workers (with them: 0)
+      int fp16_fusions;            // what fp16 still fuses (a clip into the add before it)
+    };
+    const std::vector<float> cb{0.1f, -0.2f, 0.3f, -0.4f, 0.5f};
+    const ApartCase cases[] = {
+        {"fused conv, sigmoid",
+         [&](test::GraphBuilder& g, graph::TensorRef x) {
+           Attrs a = conv_attrs;
+           a["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+           a["num_args"] = std::int64_t{1};
+           const auto conv = g.add("conv", "_FusedConv2D",
+                                   {x, filter(g, {3, 3, 6, 5}), g.vector_const("cb", cb)}, a);
+           g.output("out", g.add("sig", "Sigmoid", {conv}, {{"T", graph::TypeAttr{"DT_FLOAT"}}}));
+           return conv.node;
+         },
+         gl::Activation::Sigmoid, 1, 0},
+        {"conv, bias add, hard swish",
+         [&](test::GraphBuilder& g, graph::TensorRef x) {
+           const auto conv = g.add("conv", "Conv2D", {x, filter(g, {3, 3, 6, 5})}, conv_attrs);
+           const auto biased = g.add("bias", "AddV2", {conv, g.vector_const("cb", cb)});
+           const auto mul = g.add("hmul", "Mul", {biased, g.scalar_const("s", 1.f / 6)});
+           const auto add = g.add("hadd", "AddV2", {biased, g.scalar_const("t", 3.f)});
+           const auto relu6 = g.add("hr", "Relu6", {add});
+           g.output("out", g.add("hout", "Mul", {mul, relu6}));
+           return conv.node;
+         },
+         gl::Activation::HardSwish, 0, 1},
+        {"matmul, bias add, sigmoid",
+         [&](test::GraphBuilder& g, graph::TensorRef x) {
+           const auto flat = g.add("flat", "Reshape", {x, int_vector(g, "fs", {5, 42})});
+           const auto mm = g.add("mm", "MatMul", {flat, filter(g, {42, 5})});
+           const auto biased = g.add("bias", "BiasAdd", {mm, g.vector_const("cb", cb)});
+           g.output("out", g.add("sig", "Sigmoid", {biased}));
+           return mm.node;
+         },
+         gl::Activation::Sigmoid, 1, 0},
+        {"transposed conv, bias add",
+         [&](test::GraphBuilder& g, graph::TensorRef x) {
+           Attrs a = conv_attrs;
+           a["strides"] = std::vector<std::int64_t>{1, 2, 2, 1};
+           const auto up =
+               g.add("up", "Conv2DBackpropInput",
+                     {int_vector(g, "sizes", {1, 10, 14, 5}), filter(g, {3, 3, 5, 6}), x}, a);
+           g.output("out", g.add("bias", "AddV2", {up, g.vector_const("cb", cb)}));
+           return up.node;
+         },
+         gl::Activation::None, 0, 0},
+    };
+    const ApartCase& c = cases[which];
     test::GraphBuilder g;
     const auto x = g.placeholder("x", DType::Float32, {1, 5, 7, 6});
-    auto filter = g.add("filter", "Const");
-    g.g.nodes[filter.node].value = test::random_tensor({3, 3, 6, 5}, 21, -1.f, 1.f);
-    const auto cb = g.vector_const("cb", {0.1f, -0.2f, 0.3f, -0.4f, 0.5f});
-    const auto conv = g.add("conv", "_FusedConv2D", {x, filter, cb},
-                            {{"strides", std::vector<std::int64_t>{1, 1, 1, 1}},
-                             {"padding", std::string("SAME")},
-                             {"fused_ops", std::vector<std::string>{"BiasAdd"}},
-                             {"num_args", std::int64_t{1}},
-                             {"T", graph::TypeAttr{"DT_FLOAT"}}});
-    g.output("sig", g.add("sig", "Sigmoid", {conv}, {{"T", graph::TypeAttr{"DT_FLOAT"}}}));
+    const int producer = c.chain(g, x);
+    g.output("side", g.add("side", "AddV2", {x, x}));
     graph::Graph graph = g.take();
     for (const auto& i : graph.inputs) {
       graph.nodes[i.ref.node].attrs["shape"] = i.shape;
@@ -489,28 +563,34 @@ class GlFusionTest : public QObject {
     GlEngine e;
     Executor ex(e.engine, graph);
     ex.run(in);
-    QCOMPARE(ex.plan().fusions, 1);  // fp32: the sigmoid inside the convolution
+    QVERIFY(ex.plan().nodes[static_cast<std::size_t>(producer)].fused);  // fp32 took the chain in
     const bool prebuilt = e.gl->stats().prebuilt > 0;
     e.gl->reset_stats();
     e.engine.set_precision(Precision::Fp16);
     const auto got = ex.run(in);
     const Plan& plan = ex.plan();
-    QCOMPARE(plan.fusions, 0);
-    const PlanNode& pn = plan.nodes[static_cast<std::size_t>(conv.node)];
-    QVERIFY(pn.fused);
-    QCOMPARE(ops::attr<std::int64_t>(*pn.fused, gl::kProgramActivation, -1),
-             static_cast<std::int64_t>(gl::Activation::Sigmoid));
-    // Without workers (a driver that builds at link) nothing is built ahead: the sigmoid's kernel
-    // is fp16's one new program then. llvmpipe has them (CI).
-    QCOMPARE(e.gl->stats().new_kernels, std::int64_t{prebuilt ? 0 : 1});
-    QCOMPARE(got.size(), std::size_t{1});
-    const auto gv = got[0].values<float>(), wv = unfused[0].values<float>();
-    QCOMPARE(gv.size(), wv.size());
-    for (std::size_t i = 0; i < wv.size(); ++i)
-      QVERIFY2(std::bit_cast<std::uint32_t>(gv[i]) == std::bit_cast<std::uint32_t>(wv[i]),
-               ("sig[" + std::to_string(i) + "]: " + std::to_string(gv[i]) + ", unfused " +
-                std::to_string(wv[i]))
-                   .c_str());
+    QCOMPARE(plan.fusions, c.fp16_fusions);
+    const PlanNode& pn = plan.nodes[static_cast<std::size_t>(producer)];
+    if (c.program == gl::Activation::None) {
+      QVERIFY(!pn.fused);
+    } else {
+      QVERIFY(pn.fused);
+      QCOMPARE(ops::attr<std::int64_t>(*pn.fused, gl::kProgramActivation, -1),
+               static_cast<std::int64_t>(c.program));
+    }
+    // Without workers (a driver that builds at link) nothing is built ahead: the apart sigmoid's
+    // kernel is fp16's one new program then. llvmpipe has them (CI).
+    QCOMPARE(e.gl->stats().new_kernels, prebuilt ? std::int64_t{0} : c.built_in_fp16);
+    QCOMPARE(got.size(), unfused.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const auto gv = got[k].values<float>(), wv = unfused[k].values<float>();
+      QCOMPARE(gv.size(), wv.size());
+      for (std::size_t i = 0; i < wv.size(); ++i)
+        QVERIFY2(std::bit_cast<std::uint32_t>(gv[i]) == std::bit_cast<std::uint32_t>(wv[i]),
+                 (std::string(c.name) + ": output " + std::to_string(k) + "[" + std::to_string(i) +
+                  "]: " + std::to_string(gv[i]) + ", unfused " + std::to_string(wv[i]))
+                     .c_str());
+    }
   }
 
   void observer_of_values_turns_it_off() {

@@ -64,15 +64,26 @@ std::optional<graph::TensorRef> addend_of(const graph::Node& next, int through,
 
 }  // namespace
 
+bool GlBackend::follows_webgl() const {
+  return fp16_active() && runtime::fp16_follow(flags_) == runtime::Fp16Follow::Webgl;
+}
+
 std::optional<graph::Node> GlBackend::fuse(
     const graph::Node& producer, const graph::Node& next, int through,
     std::span<const graph::TensorInfo* const> next_inputs) const {
+  return fuse_as(producer, next, through, next_inputs, follows_webgl());
+}
+
+std::optional<graph::Node> GlBackend::fuse_as(const graph::Node& producer, const graph::Node& next,
+                                              int through,
+                                              std::span<const graph::TensorInfo* const> next_inputs,
+                                              bool follow) const {
   // A hard swish (the plan's stand-in for its four nodes) no kernel runs alone.
   const bool hard_swish = next.op == ops::kHardSwishOp;
   if (!supports(producer) || (!hard_swish && !supports(next))) return std::nullopt;
-  // fp16 that follows TF.js webgl stores every output TF.js stores: only what TF.js computes
-  // inside one kernel may run inside one here, and the fused node's output is stored as `next`'s.
-  const bool follow = fp16_active() && runtime::fp16_follow(flags_) == runtime::Fp16Follow::Webgl;
+  // fp16 that follows TF.js webgl (`follow`) stores every output TF.js stores: only what TF.js
+  // computes inside one kernel may run inside one here, and the fused node's output is stored as
+  // `next`'s.
   if (hard_swish && (follow || !ops::has_fused_epilogue(producer.op))) return std::nullopt;
   // Except a Relu or Relu6 after it: clipping before the rounding stores what TF.js stores after
   // its own Relu kernel, bit for bit (keeps_halves), and the value in between nobody else reads.
@@ -146,18 +157,27 @@ std::optional<graph::Node> GlBackend::fuse(
 }
 
 std::optional<graph::Node> GlBackend::unfused_form(const graph::Node& producer,
-                                                   const graph::Node& next) const {
-  // fp16 following webgl declines an activation that fp32 takes into a convolution or product:
-  // the producer then runs as fp32's program with the activation off (add_epilogue), not as a
-  // program of its own that only fp16 would build. Prelu is left out: its alpha is an input.
-  const bool follow = fp16_active() && runtime::fp16_follow(flags_) == runtime::Fp16Follow::Webgl;
-  if (!follow || !ops::has_fused_epilogue(producer.op) || !supports(producer)) return std::nullopt;
-  const auto fused = ops::fuse_activation(producer, next);
-  if (!fused) return std::nullopt;
-  const auto e = ops::try_fused_epilogue(*fused, fused->inputs.size());
-  if (!e) return std::nullopt;
+                                                   std::span<const ChainLink> declined) const {
+  // fp16 following webgl declines what fp32 takes into a convolution or product: a bias add
+  // after a plain one, an activation. Where fp32's kernel for the chain has an activation under
+  // the uniform ACT_APPLY, the producer runs as that program with the activation off and no bias
+  // (HAS_BIAS, add_epilogue), not as a program of its own that only fp16 would build. Not where
+  // fp32's kernel adds a residual connection (a #define) or applies Prelu (its alpha an input).
+  if (!follows_webgl() || !supports(producer) || declined.empty()) return std::nullopt;
+  if (!ops::has_fused_epilogue(producer.op) && ops::fused_form(producer.op).empty())
+    return std::nullopt;
+  if (const auto own = ops::try_fused_epilogue(producer, producer.inputs.size());
+      own && own->activation != ops::Activation::None)
+    return std::nullopt;
+  graph::Node fp32 = producer;
+  for (const ChainLink& link : declined) {
+    auto more = fuse_as(fp32, link.node, link.through, link.inputs, false);
+    if (!more) break;
+    fp32 = std::move(*more);
+  }
+  const auto e = ops::try_fused_epilogue(fp32, fp32.inputs.size());
+  if (!e || e->addend) return std::nullopt;
   const Activation act = activation_code(e->activation);
-  // The others are ACT_LINEAR's program whatever the activation, or Prelu's.
   if (!switched_by_uniform(act)) return std::nullopt;
   graph::Node apart = producer;
   // Not the fused activation's own attributes: cpu, which runs this node where gl fails, would

@@ -93,7 +93,7 @@ class GlBackend : public runtime::Backend {
       const graph::Node& producer, const graph::Node& next, int through,
       std::span<const graph::TensorInfo* const> next_inputs) const override;
   std::optional<graph::Node> unfused_form(const graph::Node& producer,
-                                          const graph::Node& next) const override;
+                                          std::span<const ChainLink> declined) const override;
   std::shared_ptr<runtime::BackendData> upload(const HostTensor& host) override;
   HostTensor download(const runtime::TensorView& tensor) override;
   std::vector<runtime::TensorView> run(const graph::Node& node,
@@ -125,6 +125,9 @@ class GlBackend : public runtime::Backend {
   bool float32_capable() const { return float32_capable_; }
   // Whether new tensors are fp16 (flag gl.float32_enabled off, or fp32 not capable).
   bool fp16_active() const;
+  // Whether fp16 is active and follows TF.js webgl (flag gl.fp16_follow): every output TF.js
+  // stores is stored, rounded to half.
+  bool follows_webgl() const;
   // Whether fp16 tensors are RGBA32F textures holding half values (flag gl.fp16_storage; by
   // default where GlLimits::build_per_format and the probe found the driver's rounding).
   bool fp16_emulated() const { return emulate_under(flags_); }
@@ -163,6 +166,11 @@ class GlBackend : public runtime::Backend {
   const TexturePool& texture_pool() const { return *textures_; }
 
  private:
+  // fuse() as it decides with fp16 following webgl (`follow`) or not.
+  std::optional<graph::Node> fuse_as(const graph::Node& producer, const graph::Node& next,
+                                     int through,
+                                     std::span<const graph::TensorInfo* const> next_inputs,
+                                     bool follow) const;
   // The disk cache's key (model_opened's hash of the bundle).
   void set_model_token(std::string token);
   // New textures are RGBA16F under these flags (gl.float32_enabled off) or on a driver without

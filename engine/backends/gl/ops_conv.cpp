@@ -387,13 +387,16 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
   KernelCall call;
   call.shader = "conv_transpose.comp";
   call.inputs = {&c.tex(2), &c.tex(1)};
-  // BIAS: 0 none, 1 per channel, 2 one value for every channel (in2).
-  std::int64_t bias_code = 0;
+  // The bias (in2) as add_epilogue binds it: without one, the first input stands in unread.
+  bool bias_splat = false;
   if (bias) {
     call.inputs.push_back(&c.per_channel_tex(3, out_shape[3], "bias"));
-    bias_code = call.inputs.back()->layout().c == 1 && out_shape[3] > 1 ? 2 : 1;
+    bias_splat = call.inputs.back()->layout().c == 1 && out_shape[3] > 1;
+  } else {
+    call.inputs.push_back(call.inputs.front());
   }
-  call.defines += def("BIAS", bias_code);
+  call.set_int("HAS_BIAS", bias ? 1 : 0);
+  call.defines += def("BIAS_SPLAT", std::int64_t{bias_splat});
   set_window_uniforms(call, w);
   auto out = c.output(out_shape);
   call.output = out.get();

@@ -1,7 +1,9 @@
 // Conv2DBackpropInput: dx[n, h, w, ci] = sum over (kh, kw, co) of dy[n, oh, ow, co] *
 // f[kh, kw, ci, co] where oh * SH = h + PAD_T - kh (same for w). in0 = dy, in1 = filter
-// [KH][KW][CI][CO]. The window and the shapes are uniforms. BIAS adds a fused bias (in2, per
-// channel, or one value for all: 2) after the sum, as the bias add node after it would.
+// [KH][KW][CI][CO]. The window and the shapes are uniforms. The uniform HAS_BIAS adds a fused
+// bias (in2, per channel, or one value for all: BIAS_SPLAT) after the sum, as the bias add node
+// after it would; without one, in2 stands in unread, so that both are one program (fp16 following
+// webgl runs the bias apart: a precision switch builds nothing for it).
 // Only the taps with kh = (h + PAD_T) mod SH + i * SH (oh = (h + PAD_T) / SH - i) add anything:
 // the loops visit those alone, in increasing kh and kw as a loop over every tap would, with one
 // divmod per output (no integer division per tap: llvmpipe divides lane by lane).
@@ -21,10 +23,12 @@ void main() {
       }
     }
   }
-#if BIAS == 1
-  acc += load_in2(0, 0, 0, s);
-#elif BIAS == 2
-  acc += vec4(load_in2(0, 0, 0, 0).x);
+  if (HAS_BIAS != 0) {
+#if BIAS_SPLAT
+    acc += vec4(load_in2(0, 0, 0, 0).x);
+#else
+    acc += load_in2(0, 0, 0, s);
 #endif
+  }
   store_out(n, h, w, s, acc);
 }
