@@ -4,8 +4,10 @@
 //             textures on values of every exponent, both signs and the edges where the rules
 //             differ, and not with another rule; under each of the four rules (nearest-even and
 //             inf, what GPUs do, included) the pass rounds as the host's reference does;
-//             emulated tensors report RGBA32F's bytes; storage is emulated by default where the
-//             build depends on the texture formats (llvmpipe), native elsewhere;
+//             emulated tensors report RGBA32F's bytes; an add rounds what kernels left
+//             unrounded (lazy rounding) exactly as RGBA16F holds it, with no pass; storage is
+//             emulated by default where the build depends on the texture formats (llvmpipe), native
+//             elsewhere;
 //   MODEL     (a corpus model's name or a reference layers model's) fed the inputs TF.js was fed,
 //             every fp16 output with gl.fp16_storage=emulated is bit for bit the output with
 //             native RGBA16F textures (NaN matching NaN), and in one engine a switch fp32 ->
@@ -133,6 +135,31 @@ std::vector<float> stored(const std::string& storage,
   return {v.begin(), v.end()};
 }
 
+// Lazy rounding (GlBackend::dispatch): probe_values() of two seeds made exact in fp32 textures,
+// each negated into an fp16 tensor of `storage` (emulated: left unrounded), then both read by an
+// AddV2 (which rounds them as it loads and its own store); or, when `then_neg`, the first also by
+// a Neg (which cannot round what it loads: the pass runs first). The values read back of the last
+// kernel, and the dispatches it all took, the download's included.
+std::pair<std::vector<float>, std::int64_t> lazy_chain(const std::string& storage, bool then_neg) {
+  const HostTensor a = probe_values(5), b = probe_values(7);
+  test::GlFixture f;
+  f.flags.set("gl.fp16_storage", storage);
+  auto ua = f.gl->upload(a), ub = f.gl->upload(b);
+  f.set_fp16(true);
+  runtime::RunContext ctx{nullptr, f.flags};
+  f.gl->reset_stats();
+  auto neg = [&](const runtime::TensorView& v) {
+    return f.gl->run(test::make_node("Neg"), std::span(&v, 1), ctx).at(0);
+  };
+  const runtime::TensorView in[2] = {neg({ua, DType::Float32, a.shape}),
+                                     neg({ub, DType::Float32, b.shape})};
+  runtime::TensorView out = f.gl->run(test::make_node("AddV2"), std::span(in), ctx).at(0);
+  if (then_neg) out = neg(in[0]);
+  const HostTensor back = f.gl->download(out);
+  const auto v = back.values<float>();
+  return {{v.begin(), v.end()}, f.gl->stats().dispatches};
+}
+
 // probe_values() uploaded into an fp16 tensor of `storage` and read back.
 std::vector<float> uploaded(const std::string& storage,
                             std::optional<gl::HalfStorageRules> rules = std::nullopt) {
@@ -180,6 +207,21 @@ class GlFp16RoundingTest : public QObject {
   void store_rounding_matches_rgba16f() {
     const std::string diff = first_difference(stored("emulated"), stored("native"));
     QVERIFY2(diff.empty(), diff.c_str());
+  }
+
+  // Lazy rounding: an add rounds the operands two kernels left unrounded and its own sum, with no
+  // pass between (three dispatches, as native storage takes), bit for bit as RGBA16F textures
+  // hold them. A Neg of an unrounded tensor, which cannot round what it loads, gets the pass
+  // first (native's four dispatches and one; a Neg of halves stores halves: none after it).
+  void lazy_rounding_matches_rgba16f() {
+    for (bool then_neg : {false, true}) {
+      const auto [emulated, em_dispatches] = lazy_chain("emulated", then_neg);
+      const auto [native, na_dispatches] = lazy_chain("native", then_neg);
+      const std::string diff = first_difference(emulated, native);
+      QVERIFY2(diff.empty(), diff.c_str());
+      QCOMPARE(na_dispatches, std::int64_t{then_neg ? 4 : 3});
+      QCOMPARE(em_dispatches, na_dispatches + (then_neg ? 1 : 0));
+    }
   }
 
   // Uploads: the host rounding against the driver's RGBA16F upload, on the same kind of values.

@@ -15,8 +15,13 @@
 // Why a pass and not rounding inside each kernel's store: the rounding code inlined at every store
 // (one source for both precisions, made the identity for fp32 by uniforms) made llvmpipe's cold
 // builds of every program, fp32 ones too, about 2.5x slower (branch fp16emu,
-// bench/results/gl-fp16-switch-2026-11-26.md). The pass leaves the kernels' code as it is and
-// costs one small program built once, and one more dispatch per fp16 kernel.
+// bench/results/gl-fp16-switch-2026-11-26.md; in store_out under one uniform, 2026-11-28:
+// blazeface's cold fp32 compile 0.9 -> 1.5 s). The pass leaves the kernels' code as it is and
+// costs one small program built once. It runs lazily (GlBackend::dispatch): a kernel's output is
+// marked unrounded, and the pass runs before the first kernel that reads it and cannot round it
+// itself, or before a download. The binary kernel can (KernelCall::rounds_inputs): it rounds its
+// operands as it loads them and its own store, so the residual add that fp16 following webgl
+// runs after a convolution costs no pass (blazeface: 62 passes fewer a run).
 //
 // Where, and why by default. fp16 is emulated where the build depends on the formats
 // (GlLimits::build_per_format) and the driver's rounding was found; elsewhere (a GPU with

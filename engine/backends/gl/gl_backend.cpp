@@ -365,6 +365,7 @@ PendingRead GlBackend::begin_read(const runtime::TensorView& tensor) {
   }
   check_lost(current_node_);
   ctx_->make_current();
+  round_now(*d);    // a kernel may have left it unrounded (lazy rounding)
   flush_pending();  // the texture's contents may come from a kept dispatch
   r.layout = d->layout();
   const auto bytes = static_cast<GLsizeiptr>(r.layout.tex_width() * r.layout.tex_height() * 16);

@@ -214,6 +214,10 @@ class GlBackend : public runtime::Backend {
   // once, or when flag gl.exact_sums is off; else in doubles (each product exact, each sum
   // rounded once, as TF.js cpu rounds).
   bool sums_in_fma() const;
+  // Whether `call` stores only halves into an fp16 output (nothing to round).
+  static bool stores_halves(const KernelCall& call);
+  // Runs the rounding pass over `t` if a kernel left it unrounded (lazy rounding, dispatch()).
+  void round_now(const GlTensorData& t);
   // Whether a new program's dispatch is kept, so that the run meets all its new programs before
   // building them (flag gl.compile_ahead; never under a timer query).
   bool compile_ahead_on() const;

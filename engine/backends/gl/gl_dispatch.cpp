@@ -322,15 +322,53 @@ void GlBackend::prebuild(const KernelCall& call) {
   if (prepare(call).ahead) ++stats_.prebuilt;
 }
 
-void GlBackend::dispatch(const KernelCall& call) {
-  dispatch_one(call);
-  if (!call.output || call.output->storage() != Storage::Fp16Emulated || !half_rules_) return;
+bool GlBackend::stores_halves(const KernelCall& call) {
   using Stores = KernelCall::Stores;
-  const bool halves = call.stores == Stores::Halves ||
-                      (call.stores == Stores::InputValues &&
-                       std::all_of(call.inputs.begin(), call.inputs.end(),
-                                   [](const GlTensorData* in) { return in->fp16(); }));
-  if (!halves) dispatch_one(half_round_call(*call.output, half_rules_->store));
+  return call.stores == Stores::Halves ||
+         (call.stores == Stores::InputValues &&
+          std::all_of(call.inputs.begin(), call.inputs.end(),
+                      [](const GlTensorData* in) { return in->fp16(); }));
+}
+
+void GlBackend::round_now(const GlTensorData& t) {
+  if (!t.unrounded()) return;
+  // In place: the texture is the tensor's; only const access reaches here (inputs).
+  dispatch_one(half_round_call(const_cast<GlTensorData&>(t), half_rules_->store));
+  t.set_unrounded(false);
+}
+
+void GlBackend::dispatch(const KernelCall& call) {
+  // Emulated fp16 rounds lazily: an output is marked unrounded, and its rounding pass runs
+  // before the first kernel that reads it and cannot round it as it loads (most kernels: the
+  // rounding code in every program made llvmpipe's builds ~1.65x slower, blazeface measured), or
+  // before a download. The elementwise kernels that follow a convolution round their operands
+  // and their store themselves (add_lazy_rounding): a residual add after a convolution costs no
+  // pass at all.
+  const bool emulated_out = call.output && call.output->storage() == Storage::Fp16Emulated &&
+                            half_rules_ && !stores_halves(call);
+  bool any_unrounded = false;
+  for (const GlTensorData* in : call.inputs) any_unrounded = any_unrounded || in->unrounded();
+  if (!any_unrounded && !call.rounds_store) {
+    dispatch_one(call);
+    if (emulated_out) call.output->set_unrounded(true);
+    return;
+  }
+  KernelCall c = call;
+  auto set = [&](std::string_view name, std::int64_t v) {
+    for (UniformValue& u : c.uniforms)
+      if (u.name == name) u.i = v;
+  };
+  for (std::size_t k = 0; k < c.inputs.size(); ++k) {
+    const GlTensorData& in = *c.inputs[k];
+    if (!in.unrounded()) continue;
+    if (k < 32 && (c.rounds_inputs >> k & 1u) && &in != c.output)
+      set("IN" + std::to_string(k) + "_HALF", 1);
+    else
+      round_now(in);
+  }
+  if (c.rounds_store) set("OUT_HALF", emulated_out ? 1 : 0);
+  dispatch_one(c);
+  if (emulated_out && !c.rounds_store) c.output->set_unrounded(true);
 }
 
 void GlBackend::dispatch_one(const KernelCall& call) {

@@ -55,6 +55,12 @@ struct KernelCall {
   // fuses): its program is built ahead at fp32 (GlBackend::prebuild), so that a switch to fp16
   // builds nothing. None otherwise.
   Activation apart = Activation::None;
+  // Emulated fp16 storage rounds lazily (GlBackend::dispatch): a kernel's output is left
+  // unrounded and the rounding pass runs only before a kernel that reads it and cannot round it
+  // itself. A kernel that can (OpContext::add_lazy_rounding: its uniforms INk_HALF round input k
+  // as it loads, OUT_HALF its store) lists those inputs here (a bit each) and rounds its store.
+  unsigned rounds_inputs = 0;
+  bool rounds_store = false;
 
   void set_int(std::string name, std::int64_t v) {
     uniforms.push_back({std::move(name), false, v});
@@ -85,6 +91,9 @@ class OpContext {
   // inside its kernels are rounded now, else 0. A uniform, so that the program is the same at
   // either precision.
   void add_half_between(KernelCall& call) const;
+  // Lets `call` round inputs 0 .. inputs-1 as it loads them and its store (KernelCall::
+  // rounds_inputs, shaders/lazy_half.glsl) where fp16 storage is emulated; nothing elsewhere.
+  void add_lazy_rounding(KernelCall& call, int inputs) const;
   std::size_t num_inputs() const { return inputs_.size(); }
   const Shape& shape(std::size_t i) const;
   // Input i as a float texture (made now if its upload was deferred); throws naming the node

@@ -137,6 +137,10 @@ class GlTensorData : public runtime::BackendData,
   Storage storage() const { return storage_; }
   // The texture is RGBA16F (else RGBA32F): what images are declared and bound as.
   bool rgba16f() const { return storage_ == Storage::Fp16; }
+  // Emulated fp16 whose texels a kernel stored unrounded: readers round them first (lazy
+  // rounding, GlBackend::dispatch).
+  bool unrounded() const { return unrounded_; }
+  void set_unrounded(bool u) const { unrounded_ = u; }
   // Host copy: the data itself for int32/bool, or a small float constant kept at upload so that
   // kernels can read scalar parameters (PadV2's value) without a GPU round trip.
   const std::optional<HostTensor>& host() const { return host_; }
@@ -163,6 +167,7 @@ class GlTensorData : public runtime::BackendData,
   std::weak_ptr<TexturePool> pool_;
   mutable std::optional<HostTensor> host_;
   mutable bool deferred_ = false;
+  mutable bool unrounded_ = false;
   mutable std::vector<std::pair<std::string, std::shared_ptr<GlTensorData>>> packed_;
 };
 

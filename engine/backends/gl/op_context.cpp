@@ -17,6 +17,20 @@ void OpContext::add_half_between(KernelCall& call) const {
   call.set_int("HALF_BETWEEN", half_between_);
 }
 
+void OpContext::add_lazy_rounding(KernelCall& call, int inputs) const {
+  const auto& rules = gl_.half_rules();
+  const bool lazy = rules && gl_.fp16_emulated();
+  call.defines += def("LAZY_HALF", std::int64_t{lazy});
+  if (!lazy) return;
+  add_half_round(call, rules->store);
+  for (int k = 0; k < inputs; ++k) {
+    call.set_int("IN" + std::to_string(k) + "_HALF", 0);
+    call.rounds_inputs |= 1u << k;
+  }
+  call.set_int("OUT_HALF", 0);
+  call.rounds_store = true;
+}
+
 void set_addend(OpContext& c, KernelCall& call, std::optional<std::size_t> k, bool after_activation,
                 const Shape& out_shape) {
   if (k) {

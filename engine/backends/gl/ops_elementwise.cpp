@@ -82,6 +82,7 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   call.set_int("IN0_SPLAT", many && a.layout().c == 1 ? 1 : 0);
   call.set_int("IN1_SPLAT", many && b.layout().c == 1 ? 1 : 0);
   call.inputs = {&a, &b};
+  c.add_lazy_rounding(call, 2);
   set_activation(call, *act, ops::attr<float>(c.node(), runtime::kFusedActivationAlpha, 0.2f));
   if (prelu) {
     call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));

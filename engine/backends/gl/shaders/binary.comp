@@ -9,7 +9,9 @@
 // select per texel. Specialised by #define: ACT (see epilogue.glsl; sigmoid's exp would cost every
 // Add), a fused Prelu's IN2_SPLAT and ADDEND, a fused add of a tensor of the output's shape
 // (load_addend) before (1) or after (2) the activation. Shapes and the activation's parameters are
-// uniforms.
+// uniforms. LAZY_HALF (emulated fp16 storage, fp16_storage.h): the uniforms IN0_HALF and
+// IN1_HALF round an operand a kernel before stored unrounded, OUT_HALF rounds the store, so that
+// no rounding pass runs before or after this kernel (GlBackend::dispatch).
 #define OP_ADD 0
 #define OP_SUB 1
 #define OP_MUL 2
@@ -21,11 +23,17 @@
 vec4 fetch_a(int n, int h, int w, int s) {
   n = min(n, IN0_N - 1); h = min(h, IN0_H - 1); w = min(w, IN0_W - 1);
   vec4 v = load_in0(n, h, w, IN0_SPLAT != 0 ? 0 : s);
+#if LAZY_HALF
+  if (IN0_HALF != 0) v = half_round(v);
+#endif
   return IN0_SPLAT != 0 ? vec4(v.x) : v;
 }
 vec4 fetch_b(int n, int h, int w, int s) {
   n = min(n, IN1_N - 1); h = min(h, IN1_H - 1); w = min(w, IN1_W - 1);
   vec4 v = load_in1(n, h, w, IN1_SPLAT != 0 ? 0 : s);
+#if LAZY_HALF
+  if (IN1_HALF != 0) v = half_round(v);
+#endif
   return IN1_SPLAT != 0 ? vec4(v.x) : v;
 }
 vec4 op(vec4 a, vec4 b) {
@@ -59,6 +67,9 @@ void main() {
 #endif
 #if ADDEND == 2
   z += load_addend(n, h, w, s);
+#endif
+#if LAZY_HALF
+  if (OUT_HALF != 0) z = half_round(z);
 #endif
   store_out(n, h, w, s, z);
 }

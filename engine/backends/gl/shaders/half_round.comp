@@ -2,7 +2,8 @@
 // texture, this pass rounds every texel in place to half precision exactly as the driver's own
 // RGBA16F store would have (in0 and out0 are the same texture), with half_round.glsl. A separate
 // pass, not code in each kernel's store: that made llvmpipe's builds of every program about 2.5x
-// slower, while this is one program for every tensor, built once.
+// slower, while this is one program for every tensor, built once. It runs only before a kernel
+// that cannot round what it reads (lazy rounding, GlBackend::dispatch).
 void main() {
   int n, h, w, s;
   if (!out_texel(n, h, w, s)) return;
