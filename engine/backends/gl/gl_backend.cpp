@@ -127,9 +127,10 @@ void GlBackend::declare_flags(runtime::Flags& flags) {
                "gl.fp16_storage says)");
   flags.define("gl.fp16_storage", std::string(emulate_by_default() ? "emulated" : "native"),
                "fp16 tensors in RGBA16F textures (native) or in RGBA32F ones holding values "
-               "rounded bit for bit as RGBA16F would (emulated: twice the memory, one rounding "
-               "pass per kernel; fp16 then runs fp32's programs, so a precision switch builds "
-               "none). Default: emulated where the driver builds per texture format (llvmpipe)");
+               "rounded bit for bit as RGBA16F would (emulated: twice the memory, a rounding "
+               "pass before a kernel that reads values it cannot round itself; fp16 then runs "
+               "fp32's programs, so a precision switch builds none). Default: emulated where the "
+               "driver builds per texture format (llvmpipe)");
   const std::string rounding =
       half_rules_ ? rule_text(half_rules_->store) + " (probed)"
                   : "unknown: " + (half_rules_note_.empty() ? std::string("gl did not start")

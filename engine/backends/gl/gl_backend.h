@@ -145,8 +145,8 @@ class GlBackend : public runtime::Backend {
 
   // For kernels (gl_op.h): runs one compute dispatch (or keeps it, in order, while programs are
   // built ahead). A grid with more work groups along an axis than the driver allows runs as
-  // several dispatches, each told its first group by a uniform. An emulated fp16 output then gets
-  // its rounding pass (fp16_storage.h).
+  // several dispatches, each told its first group by a uniform. An emulated fp16 output is then
+  // marked unrounded, and unrounded inputs are rounded first or as they are read (fp16_storage.h).
   void dispatch(const KernelCall& call);
   // Builds `call`'s program ahead (workers, where there are) without running it: a kernel a later
   // run at the other precision will need (KernelCall::apart). Nothing when compiling ahead is off.
@@ -191,7 +191,7 @@ class GlBackend : public runtime::Backend {
   void write_texels(const GlTensorData& data, const std::vector<float>& texels) {
     write_texels(data.texture(), data.layout(), texels);
   }
-  // One kernel call's dispatch (dispatch() adds the rounding pass).
+  // One kernel call's dispatch (dispatch() adds the rounding).
   void dispatch_one(const KernelCall& call);
   void start();
   // Sets float32_capable_ and fma_rounds_once_ from one kernel's output.

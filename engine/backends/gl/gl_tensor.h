@@ -87,9 +87,10 @@ inline constexpr std::int64_t kKeepHostElements = 16;
 enum class Storage {
   Fp32,  // RGBA32F
   Fp16,  // RGBA16F: the driver rounds every value stored
-  // RGBA32F holding only values RGBA16F could hold: uploads and a rounding pass after every
-  // kernel that writes it round as the driver's RGBA16F would (fp16_storage.h), so that fp16
-  // binds the formats fp32 binds and runs fp32's programs. Twice the bytes.
+  // RGBA32F holding only values RGBA16F could hold once read: uploads, a rounding pass before
+  // a kernel that reads what another left unrounded, or the reader itself round as the driver's
+  // RGBA16F would (fp16_storage.h), so that fp16 binds the formats fp32 binds and runs fp32's
+  // programs. Twice the bytes.
   Fp16Emulated,
 };
 
