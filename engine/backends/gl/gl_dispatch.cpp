@@ -348,7 +348,9 @@ void GlBackend::dispatch(const KernelCall& call) {
                             half_rules_ && !stores_halves(call);
   bool any_unrounded = false;
   for (const GlTensorData* in : call.inputs) any_unrounded = any_unrounded || in->unrounded();
-  if (!any_unrounded && !call.rounds_store) {
+  // As it is (its rounding uniforms are 0) unless an input or the store needs rounding: no
+  // copy of the call at fp32.
+  if (!any_unrounded && !(call.rounds_store && emulated_out)) {
     dispatch_one(call);
     if (emulated_out) call.output->set_unrounded(true);
     return;
