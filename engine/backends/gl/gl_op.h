@@ -92,7 +92,7 @@ class OpContext {
   // either precision.
   void add_half_between(KernelCall& call) const;
   // Lets `call` round inputs 0 .. inputs-1 as it loads them and its store (KernelCall::
-  // rounds_inputs, shaders/lazy_half.glsl) where fp16 storage is emulated; nothing elsewhere.
+  // rounds_inputs; binary.comp's LAZY_HALF) where fp16 storage is emulated; nothing elsewhere.
   void add_lazy_rounding(KernelCall& call, int inputs) const;
   std::size_t num_inputs() const { return inputs_.size(); }
   const Shape& shape(std::size_t i) const;

@@ -44,6 +44,26 @@ bool filter_loops_fit(InputInfos inputs, bool depthwise) {
   return d[2] < 0 || conv_iterations(d[0], d[1], d[2]) <= kMaxLoopIterations;
 }
 
+// Binds a bias (input `k` of the node, one value per channel or one for all) as the call's next
+// input, under the uniform HAS_BIAS. One value for every channel is splatted: a code path, so a
+// #define (BIAS_SPLAT), but not for one output channel, whose one lane reads it as it is (one
+// program less). No bias: the first input stands in for it, its value never used (llvmpipe may
+// still load it under a mask), so that a kernel with and one without a bias are one program: one
+// build less on a cold start (llvmpipe: 0.2-0.4 s for a convolution's), and none at a precision
+// switch where fp16 adds the bias apart.
+void bind_bias(OpContext& c, KernelCall& call, std::optional<std::size_t> k,
+               std::int64_t channels) {
+  bool splat = false;
+  if (k) {
+    call.inputs.push_back(&c.per_channel_tex(*k, channels, "bias"));
+    splat = call.inputs.back()->layout().c == 1 && channels > 1;
+  } else {
+    call.inputs.push_back(call.inputs.front());
+  }
+  call.set_int("HAS_BIAS", k ? 1 : 0);
+  call.defines += def("BIAS_SPLAT", std::int64_t{splat});
+}
+
 // Fills the epilogue's #defines and uniforms and binds bias (in2), Prelu alpha (in3) and the
 // addend (the last input), which must have the output's shape.
 void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool fused) {
@@ -52,18 +72,11 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
       fused ? ops::fused_epilogue(c.node(), c.num_inputs()) : ops::FusedEpilogue{};
   const std::size_t want = 2 + e.extra_inputs();
   c.expect_inputs(want, want);
-  // One value for every channel (a scalar) is splatted: a code path, so a #define. Not for one
-  // output channel, whose one lane reads it as it is (one program less).
-  bool bias_splat = false, alpha_splat = false;
-  if (e.bias) {
-    call.inputs.push_back(&c.per_channel_tex(ops::FusedEpilogue::kBiasInput, channels, "bias"));
-    bias_splat = call.inputs.back()->layout().c == 1 && channels > 1;
-  } else {
-    // No bias: the first input stands in for it, its value never used (HAS_BIAS is a uniform;
-    // llvmpipe may still load it under a mask), so that a kernel with and one without a bias are
-    // one program: one build less on a cold start (llvmpipe: 0.2-0.4 s for a convolution's).
-    call.inputs.push_back(call.inputs.front());
-  }
+  bind_bias(c, call,
+            e.bias ? std::optional<std::size_t>(ops::FusedEpilogue::kBiasInput) : std::nullopt,
+            channels);
+  // Prelu's alpha, splatted as the bias is (ALPHA_SPLAT).
+  bool alpha_splat = false;
   if (e.prelu()) {
     call.inputs.push_back(
         &c.per_channel_tex(ops::FusedEpilogue::kAlphaInput, channels, "prelu alpha"));
@@ -72,9 +85,7 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
   // The addend is a #define: it adds an input, so a kernel with one is another program anyway.
   set_addend(c, call, e.addend ? std::optional(e.addend_input()) : std::nullopt,
              e.addend_after_activation, out_shape);
-  call.set_int("HAS_BIAS", e.bias ? 1 : 0);
-  call.defines +=
-      def("BIAS_SPLAT", std::int64_t{bias_splat}) + def("ALPHA_SPLAT", std::int64_t{alpha_splat});
+  call.defines += def("ALPHA_SPLAT", std::int64_t{alpha_splat});
   // Without the activation that fp32 fuses here (fp16 following webgl runs it apart): fp32's
   // program, the activation off by a uniform (computed and dropped: llvmpipe would run both
   // sides of a branch anyway), so that a precision switch builds no kernel for it.
@@ -387,16 +398,7 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
   KernelCall call;
   call.shader = "conv_transpose.comp";
   call.inputs = {&c.tex(2), &c.tex(1)};
-  // The bias (in2) as add_epilogue binds it: without one, the first input stands in unread.
-  bool bias_splat = false;
-  if (bias) {
-    call.inputs.push_back(&c.per_channel_tex(3, out_shape[3], "bias"));
-    bias_splat = call.inputs.back()->layout().c == 1 && out_shape[3] > 1;
-  } else {
-    call.inputs.push_back(call.inputs.front());
-  }
-  call.set_int("HAS_BIAS", bias ? 1 : 0);
-  call.defines += def("BIAS_SPLAT", std::int64_t{bias_splat});
+  bind_bias(c, call, bias ? std::optional<std::size_t>(3) : std::nullopt, out_shape[3]);
   set_window_uniforms(call, w);
   auto out = c.output(out_shape);
   call.output = out.get();
