@@ -237,6 +237,9 @@ class Backend {
   // A run on this backend ended (done or failed): caches of what runs make may free what this
   // run did not use.
   virtual void end_run() {}
+  // Waits for work the backend does in the background after runs (gl: kernels built ahead for a
+  // later run at the other precision), so that what follows is timed alone.
+  virtual void settle() {}
   // Frees every cache that is rebuilt on demand (Engine::reset_memory()).
   virtual void trim_caches() {}
 };

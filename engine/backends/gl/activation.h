@@ -54,11 +54,11 @@ inline bool keeps_halves(Activation a) {
 }
 
 // Whether a fused kernel's program for `a` applies it under the uniform ACT_APPLY (epilogue.glsl):
-// the activations with a program of their own, but Prelu (its alpha is an input). Such a kernel
+// the activations with a program of their own (Prelu's alpha then has a stand-in). Such a kernel
 // also runs without it, as fp32's program (fp16 following webgl, GlBackend::unfused_form).
 inline bool switched_by_uniform(Activation a) {
   return a == Activation::Elu || a == Activation::Sigmoid || a == Activation::Tanh ||
-         a == Activation::HardSwish;
+         a == Activation::HardSwish || a == Activation::Prelu;
 }
 
 }  // namespace tfjsi::gl

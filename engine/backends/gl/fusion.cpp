@@ -112,6 +112,9 @@ std::optional<graph::Node> GlBackend::fuse_as(const graph::Node& producer, const
     if (!bias) return std::nullopt;
     auto fused = ops::fuse_bias(producer, *bias);
     if (!fused) return std::nullopt;
+    // What fp16 following webgl declines above: it stores the product and adds the bias apart.
+    if (!follow && !graph::webgl_in_kernel(producer))
+      fused->attrs[std::string(kBiasApartInFp16)] = true;
     return marked(std::move(*fused));
   }
   // A residual connection: a fused convolution or product with its bias (and maybe its
@@ -162,7 +165,7 @@ std::optional<graph::Node> GlBackend::unfused_form(const graph::Node& producer,
   // after a plain one, an activation. Where fp32's kernel for the chain has an activation under
   // the uniform ACT_APPLY, the producer runs as that program with the activation off and no bias
   // (HAS_BIAS, add_epilogue), not as a program of its own that only fp16 would build. Not where
-  // fp32's kernel adds a residual connection (a #define) or applies Prelu (its alpha an input).
+  // fp32's kernel adds a residual connection (a #define).
   if (!follows_webgl() || !supports(producer) || declined.empty()) return std::nullopt;
   if (!ops::has_fused_epilogue(producer.op) && ops::fused_form(producer.op).empty())
     return std::nullopt;
@@ -170,10 +173,12 @@ std::optional<graph::Node> GlBackend::unfused_form(const graph::Node& producer,
       own && own->activation != ops::Activation::None)
     return std::nullopt;
   graph::Node fp32 = producer;
+  const graph::TensorInfo* alpha = nullptr;  // the alpha of a Prelu fp32 takes in
   for (const ChainLink& link : declined) {
     auto more = fuse_as(fp32, link.node, link.through, link.inputs, false);
     if (!more) break;
     fp32 = std::move(*more);
+    if (link.node.op == "Prelu" && link.inputs.size() == 2) alpha = link.inputs[1];
   }
   const auto e = ops::try_fused_epilogue(fp32, fp32.inputs.size());
   if (!e || e->addend) return std::nullopt;
@@ -183,6 +188,14 @@ std::optional<graph::Node> GlBackend::unfused_form(const graph::Node& producer,
   // Not the fused activation's own attributes: cpu, which runs this node where gl fails, would
   // apply them. This one only gl reads.
   apart.attrs[std::string(kProgramActivation)] = static_cast<std::int64_t>(act);
+  if (act == Activation::Prelu) {
+    // fp32's program splats a single alpha (ALPHA_SPLAT, a #define): the stand-in must say so.
+    const std::int64_t channels = out_channels(producer);
+    if (!alpha || !alpha->shape.fully_known() || channels < 0) return std::nullopt;
+    std::int64_t n = 1;
+    for (const std::int64_t d : alpha->shape.dims) n *= d;
+    apart.attrs[std::string(kProgramAlphaSplat)] = n == 1 && channels > 1;
+  }
   return apart;
 }
 

@@ -40,6 +40,12 @@ GlBackend::GlBackend() = default;
 GlBackend::~GlBackend() {
   // Kept dispatches and the workers' jobs refer to programs: they go before the programs do.
   pending_.clear();
+  // Kernels built for a later run finish first, so that a later process finds them in the
+  // driver's cache (a few, each well under a second); queued run builds are dropped.
+  try {
+    settle();
+  } catch (...) {
+  }
   warmer_.reset();
   run_tickets_.clear();
   timings_.clear();
@@ -566,6 +572,8 @@ void GlBackend::end_run() {
     }
   }
   pending_.clear();
+  if (!later_.empty() && ctx_ && ctx_->try_make_current()) start_later_builds();
+  later_.clear();
   reset_run_counts();
   textures_->end_round();
 }

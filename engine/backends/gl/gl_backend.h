@@ -102,6 +102,8 @@ class GlBackend : public runtime::Backend {
   runtime::BackendMemory memory() const override;
   void finish() override;
   void end_run() override;
+  // Waits for the kernels built ahead for the other precision after the last run (prebuild).
+  void settle() override;
   void trim_caches() override;
 
   // Asynchronous readback: start it, poll ready() from a UI loop, then finish (which waits only
@@ -149,7 +151,9 @@ class GlBackend : public runtime::Backend {
   // marked unrounded, and unrounded inputs are rounded first or as they are read (fp16_storage.h).
   void dispatch(const KernelCall& call);
   // Builds `call`'s program ahead (workers, where there are) without running it: a kernel a later
-  // run at the other precision will need (KernelCall::apart). Nothing when compiling ahead is off.
+  // run at the other precision will need (KernelCall::apart, apart_binary). Linked now, built on
+  // a worker after the run (end_run), not counted as the run's. Nothing when compiling ahead is
+  // off.
   void prebuild(const KernelCall& call);
   // Issues every dispatch kept for later, waiting for their programs' builds.
   void flush_pending();
@@ -207,6 +211,8 @@ class GlBackend : public runtime::Backend {
   void issue(PreparedDispatch& d);
   // Waits for the program's build ahead (reporting progress when `report`), or takes it back.
   void await_warm(CachedProgram& prog, bool report);
+  // Hands the run's prebuilds (later_) to the workers (end_run).
+  void start_later_builds();
   // Forgets kept dispatches (the run failed), issuing those that write a texture someone else
   // still holds.
   void drop_pending() noexcept;
@@ -267,6 +273,12 @@ class GlBackend : public runtime::Backend {
   // This run's builds ahead, with their programs.
   std::vector<std::pair<std::shared_ptr<WarmTicket>, CachedProgram*>> run_tickets_;
   std::vector<PreparedDispatch> pending_;  // kept dispatches, in order
+  bool prebuilding_ = false;               // prepare() makes a program for a later run
+  // What was prebuilt: a bit per Activation (unary.comp) and bit 31 for binary.comp.
+  std::uint32_t prebuilt_kinds_ = 0;
+  // This run's prebuilds, to be built after it; then those being built (settle() waits for them).
+  std::vector<std::pair<CachedProgram*, WarmJob>> later_;
+  std::vector<std::pair<std::shared_ptr<WarmTicket>, CachedProgram*>> background_;
   std::unique_ptr<ProgramWarmer> warmer_;  // declared after programs_: it goes first
   std::int64_t warmer_threads_ = 0;
   GlTestHooks hooks_;

@@ -38,6 +38,18 @@ WarmTexture warm_texture(const TexLayout& l, bool rgba16f) {
   return {rgba16f, pot(l.tex_width()), pot(l.tex_height())};
 }
 
+// A worker's warm-up of `prog` as `d` (prepared from `call`) dispatches it.
+WarmJob warm_job(const CachedProgram& prog, const PreparedDispatch& d, const KernelCall& call) {
+  WarmJob job;
+  job.program = prog.program.id();
+  job.images = d.images;
+  for (const UniformValue& u : d.uniforms) job.uniforms.push_back({u.name, u.is_float, u.i, u.f});
+  for (const GlTensorData* in : call.inputs)
+    job.inputs.push_back(warm_texture(in->layout(), in->rgba16f()));
+  job.output = warm_texture(call.output->layout(), d.output.rgba16f);
+  return job;
+}
+
 // GLSL for the texel of (n, h, w, s) of a tensor whose #defines start with `p` (gl_tensor.h).
 std::string texel_expr(const TexLayout& l, const std::string& p) {
   const std::string row = "((n * " + p + "_C4 + s) * " + p + "_H + h)";
@@ -184,6 +196,8 @@ ProgramWarmer* GlBackend::warmer() {
       // Jobs in flight refer to programs: they finish (or go back) before the workers go.
       warmer_->cancel_all();
       for (auto& [t, prog] : run_tickets_) prog->warm.reset();
+      for (auto& [t, prog] : background_) prog->warm.reset();
+      background_.clear();
     }
     warmer_.reset();
     warmer_ = std::make_unique<ProgramWarmer>(*ctx_, static_cast<int>(threads));
@@ -284,6 +298,15 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   for (const GlTensorData* in : call.inputs) d.inputs.push_back({in->texture(), in->rgba16f()});
   d.output = {call.output->texture(), out_rgba16f};
   d.groups = groups, d.limit = limit, d.split = split;
+  if (fresh && prebuilding_) {
+    // For a later run at the other precision: not this run's program, so neither counted nor
+    // kept; its build waits for the run's end (end_run), where it takes no core from this run.
+    if (!prog.from_disk) {
+      later_.emplace_back(&prog, warm_job(prog, d, call));
+      ++stats_.prebuilt;
+    }
+    return d;
+  }
   if (fresh) {
     stats_.compile_ms += ms_since(t0);
     ++stats_.new_kernels;
@@ -298,15 +321,7 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
       d.ahead = true;
       if (ProgramWarmer* w = warmer()) {
         glFlush();  // the program is linked before a worker uses it
-        WarmJob job;
-        job.program = prog.program.id();
-        job.images = images;
-        for (const UniformValue& u : d.uniforms)
-          job.uniforms.push_back({u.name, u.is_float, u.i, u.f});
-        for (const GlTensorData* in : call.inputs)
-          job.inputs.push_back(warm_texture(in->layout(), in->rgba16f()));
-        job.output = warm_texture(call.output->layout(), out_rgba16f);
-        prog.warm = w->submit(std::move(job));
+        prog.warm = w->submit(warm_job(prog, d, call));
         if (progress_) run_tickets_.emplace_back(prog.warm, &prog);
       }
       report_compiling();
@@ -318,8 +333,42 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
 void GlBackend::prebuild(const KernelCall& call) {
   // Where workers build: the build lands in the driver's shader cache (a later process at the
   // other precision finds it there; program_warmer.h), the program in this process's cache.
+  // Linked now (a few ms), built on a worker once the run has ended (end_run).
   if (!compile_ahead_on() || !warmer()) return;
-  if (prepare(call).ahead) ++stats_.prebuilt;
+  prebuilding_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{prebuilding_};
+  prepare(call);
+}
+
+void GlBackend::start_later_builds() {
+  if (later_.empty()) return;
+  std::vector<std::pair<CachedProgram*, WarmJob>> jobs;
+  jobs.swap(later_);
+  ProgramWarmer* w = warmer_.get();
+  if (!w) return;  // the workers went (gl.compile_threads 0): a later run builds them itself
+  glFlush();       // the programs are linked before a worker uses them
+  for (auto& [prog, job] : jobs) {
+    job.for_later = true;
+    prog->warm = w->submit(std::move(job));
+    background_.emplace_back(prog->warm, prog);
+  }
+}
+
+void GlBackend::settle() {
+  std::vector<std::pair<std::shared_ptr<WarmTicket>, CachedProgram*>> jobs;
+  jobs.swap(background_);
+  if (!warmer_) return;
+  for (auto& [t, prog] : jobs)
+    while (!warmer_->wait_for(*t, 100)) {
+    }
+  // Their binaries to the disk cache too, as a dispatch would save them: a later process then
+  // loads them instead of compiling the source.
+  if (!programs_ || !ctx_ || !ctx_->try_make_current()) return;
+  for (auto& [t, prog] : jobs)
+    if (t->state == WarmTicket::State::Done && t->error.empty()) programs_->save(*prog);
 }
 
 bool GlBackend::stores_halves(const KernelCall& call) {
@@ -375,12 +424,20 @@ void GlBackend::dispatch(const KernelCall& call) {
 
 void GlBackend::dispatch_one(const KernelCall& call) {
   PreparedDispatch d = prepare(call);
-  if (d.fresh && call.apart != Activation::None) {
-    // fp16 following webgl runs this activation on its own after the kernel (GlBackend::
-    // unfused_form): its kernel, on the output's texture, built ahead while fp32 runs; once,
-    // with the kernel's own program, not on every run.
+  // fp16 following webgl runs this activation or a binary kernel on its own after the kernel
+  // (GlBackend::unfused_form): its program, on the output's texture, built ahead after fp32's
+  // run. Once per kind (not on every run): another node's kernel may be the fresh one.
+  auto first_of_kind = [&](unsigned bit) {
+    const bool first = (prebuilt_kinds_ & bit) == 0;
+    prebuilt_kinds_ |= bit;
+    return first;
+  };
+  if (call.apart != Activation::None && first_of_kind(1u << static_cast<unsigned>(call.apart)))
     prebuild(unary_call("OP_ACT", call.apart, 0.f, *call.output, *call.output));
-  }
+  // Every op of binary.comp is one program: the output stands in for both operands.
+  if (call.apart_binary && first_of_kind(1u << 31))
+    prebuild(binary_call(*this, "OP_ADD", Activation::None, 0.f, *call.output, *call.output,
+                         *call.output));
   if (pending_.empty() && !d.ahead && !d.prog->warm) {
     issue(d);
     return;
@@ -417,7 +474,7 @@ void GlBackend::await_warm(CachedProgram& prog, bool report) {
   if (!warmer_->take_back(t)) {
     while (!warmer_->wait_for(t, 100))
       if (report) report_compiling();
-    if (t.error.empty()) {
+    if (t.error.empty() && !t.job.for_later) {
       ++stats_.built_ahead;
       stats_.ahead_ms += t.ms;
     }

@@ -55,6 +55,9 @@ struct KernelCall {
   // fuses): its program is built ahead at fp32 (GlBackend::prebuild), so that a switch to fp16
   // builds nothing. None otherwise.
   Activation apart = Activation::None;
+  // The same for binary.comp (one program for every op), which fp16 runs on this kernel's output
+  // where fp32 takes the bias add TF.js makes after the product, a Prelu or a hard swish in.
+  bool apart_binary = false;
   // Emulated fp16 storage rounds lazily (GlBackend::dispatch): a kernel's output is left
   // unrounded and the rounding pass runs only before a kernel that reads it and cannot round it
   // itself. A kernel that can (OpContext::add_lazy_rounding: its uniforms INk_HALF round input k
@@ -68,6 +71,10 @@ struct KernelCall {
   void set_float(std::string name, float v) { uniforms.push_back({std::move(name), true, 0, v}); }
 };
 
+// Lets `call` round inputs 0 .. inputs-1 as it loads them and its store (KernelCall::
+// rounds_inputs; binary.comp's LAZY_HALF) where `gl` emulates fp16 storage; nothing elsewhere.
+void add_lazy_rounding(const GlBackend& gl, KernelCall& call, int inputs);
+
 class OpContext {
  public:
   OpContext(GlBackend& gl, const graph::Node& node, std::span<const runtime::TensorView> inputs,
@@ -75,6 +82,7 @@ class OpContext {
       : gl_(gl), node_(node), inputs_(inputs), fp16_(fp16) {}
 
   const graph::Node& node() const { return node_; }
+  const GlBackend& backend() const { return gl_; }
   // Whether new textures are RGBA16F.
   bool fp16() const { return fp16_; }
   // fp16 that follows TF.js webgl (runtime/fp16_follow.h), set at either precision so that fp32
@@ -91,9 +99,10 @@ class OpContext {
   // inside its kernels are rounded now, else 0. A uniform, so that the program is the same at
   // either precision.
   void add_half_between(KernelCall& call) const;
-  // Lets `call` round inputs 0 .. inputs-1 as it loads them and its store (KernelCall::
-  // rounds_inputs; binary.comp's LAZY_HALF) where fp16 storage is emulated; nothing elsewhere.
-  void add_lazy_rounding(KernelCall& call, int inputs) const;
+  // add_lazy_rounding (below) on this backend.
+  void add_lazy_rounding(KernelCall& call, int inputs) const {
+    gl::add_lazy_rounding(gl_, call, inputs);
+  }
   std::size_t num_inputs() const { return inputs_.size(); }
   const Shape& shape(std::size_t i) const;
   // Input i as a float texture (made now if its upload was deferred); throws naming the node
@@ -209,10 +218,20 @@ void set_activation(KernelCall& call, Activation a, float alpha);
 // unary.comp applying `op` (OP_EXP, ...; OP_ACT applies `act` with `alpha`) to x into `out`.
 KernelCall unary_call(std::string_view op, Activation act, float alpha, const GlTensorData& x,
                       GlTensorData& out);
+// binary.comp applying `op` (OP_ADD, ...) to a and b (broadcast as binary.comp does) into `out`,
+// then `act`, with emulated fp16's lazy rounding where `gl` has it (add_lazy_rounding).
+KernelCall binary_call(const GlBackend& gl, std::string_view op, Activation act, float alpha,
+                       const GlTensorData& a, const GlTensorData& b, GlTensorData& out);
 // On a convolution or product run without the activation fp32 fuses into it (fp16 following
 // webgl, GlBackend::unfused_form): that activation's code (an int, Activation), so that the
 // kernel is fp32's program with the activation off (ACT_APPLY 0, epilogue.glsl).
 inline constexpr std::string_view kProgramActivation = "_tfjsi_gl_program_activation";
+// Beside kProgramActivation = Prelu: whether fp32's program splats a single alpha (ALPHA_SPLAT),
+// so that the stand-in bound for it makes the same program.
+inline constexpr std::string_view kProgramAlphaSplat = "_tfjsi_gl_program_alpha_splat";
+// On a convolution or product into which fp32 took the bias add after it, where fp16 following
+// webgl runs that add apart (TF.js stores the product first): its binary kernel is built ahead.
+inline constexpr std::string_view kBiasApartInFp16 = "_tfjsi_gl_bias_apart_in_fp16";
 // A fused addend (ops::kFusedAddend): binds input `k` of the node, which must have the output's
 // shape (else BackendLimit), as the kernel's next input and #defines ADDEND (1 before the
 // activation, 2 after it; 0 for none) and load_addend, as epilogue.glsl and binary.comp read them.

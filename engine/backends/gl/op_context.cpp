@@ -17,9 +17,9 @@ void OpContext::add_half_between(KernelCall& call) const {
   call.set_int("HALF_BETWEEN", half_between_);
 }
 
-void OpContext::add_lazy_rounding(KernelCall& call, int inputs) const {
-  const auto& rules = gl_.half_rules();
-  const bool lazy = rules && gl_.fp16_emulated();
+void add_lazy_rounding(const GlBackend& gl, KernelCall& call, int inputs) {
+  const auto& rules = gl.half_rules();
+  const bool lazy = rules && gl.fp16_emulated();
   call.defines += def("LAZY_HALF", std::int64_t{lazy});
   if (!lazy) return;
   add_half_round(call, rules->store);

@@ -75,17 +75,6 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
   bind_bias(c, call,
             e.bias ? std::optional<std::size_t>(ops::FusedEpilogue::kBiasInput) : std::nullopt,
             channels);
-  // Prelu's alpha, splatted as the bias is (ALPHA_SPLAT).
-  bool alpha_splat = false;
-  if (e.prelu()) {
-    call.inputs.push_back(
-        &c.per_channel_tex(ops::FusedEpilogue::kAlphaInput, channels, "prelu alpha"));
-    alpha_splat = call.inputs.back()->layout().c == 1 && channels > 1;
-  }
-  // The addend is a #define: it adds an input, so a kernel with one is another program anyway.
-  set_addend(c, call, e.addend ? std::optional(e.addend_input()) : std::nullopt,
-             e.addend_after_activation, out_shape);
-  call.defines += def("ALPHA_SPLAT", std::int64_t{alpha_splat});
   // Without the activation that fp32 fuses here (fp16 following webgl runs it apart): fp32's
   // program, the activation off by a uniform (computed and dropped: llvmpipe would run both
   // sides of a branch anyway), so that a precision switch builds no kernel for it.
@@ -96,18 +85,41 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
     act = static_cast<Activation>(*twin);
     apply = false;
   }
+  // Prelu's alpha, splatted as the bias is (ALPHA_SPLAT); without it (fp32's Prelu program run
+  // with the activation off) the first input stands in, as for the bias.
+  bool alpha_splat = false;
+  if (e.prelu()) {
+    call.inputs.push_back(
+        &c.per_channel_tex(ops::FusedEpilogue::kAlphaInput, channels, "prelu alpha"));
+    alpha_splat = call.inputs.back()->layout().c == 1 && channels > 1;
+  } else if (act == Activation::Prelu) {
+    call.inputs.push_back(call.inputs.front());
+    alpha_splat = ops::attr<bool>(c.node(), kProgramAlphaSplat, false);
+  }
+  // The addend is a #define: it adds an input, so a kernel with one is another program anyway.
+  set_addend(c, call, e.addend ? std::optional(e.addend_input()) : std::nullopt,
+             e.addend_after_activation, out_shape);
+  call.defines += def("ALPHA_SPLAT", std::int64_t{alpha_splat});
   set_activation(call, act, e.leaky_alpha);
   if (act == Activation::HardSwish) {
     call.set_float("HARD_SWISH_SCALE", e.hard_swish_scale);
     call.set_float("HARD_SWISH_SHIFT", e.hard_swish_shift);
   }
+  // Where fp16 following webgl would run the bias add or this activation apart, their kernels
+  // are built ahead too: a Prelu's and a hard swish's steps are binary kernels (a hard swish's
+  // clip is fused into one), the others their own activation's.
+  const bool ahead = c.follow_webgl() && !c.half_between();
   if (switched_by_uniform(act)) {
     call.set_int("ACT_APPLY", apply);
-    // Where fp16 following webgl would run this activation apart, its own kernel is built now
-    // too (a hard swish's steps are binary and clip kernels, not this activation's).
-    if (apply && act != Activation::HardSwish && c.follow_webgl() && !c.half_between())
-      call.apart = act;
+    if (apply && ahead) {
+      if (act == Activation::Prelu || act == Activation::HardSwish)
+        call.apart_binary = true;
+      else
+        call.apart = act;
+    }
   }
+  if (e.bias && ahead && ops::attr<bool>(c.node(), kBiasApartInFp16, false))
+    call.apart_binary = true;
   call.extra += shader_source("epilogue.glsl");
 }
 
@@ -399,6 +411,8 @@ std::vector<runtime::TensorView> conv2d_backprop_input(OpContext& c) {
   call.shader = "conv_transpose.comp";
   call.inputs = {&c.tex(2), &c.tex(1)};
   bind_bias(c, call, bias ? std::optional<std::size_t>(3) : std::nullopt, out_shape[3]);
+  // fp16 following webgl adds the bias apart (TF.js stores the transposed convolution's sum).
+  call.apart_binary = bias && c.follow_webgl() && !c.half_between();
   set_window_uniforms(call, w);
   auto out = c.output(out_shape);
   call.output = out.get();

@@ -22,6 +22,36 @@ KernelCall unary_call(std::string_view op, Activation act, float alpha, const Gl
 
 namespace {
 
+// binary_call without the ADDEND #define, which a fused addend sets (set_addend).
+KernelCall binary_base(const GlBackend& gl, std::string_view op, Activation act, float alpha,
+                       const GlTensorData& a, const GlTensorData& b, GlTensorData& out) {
+  KernelCall call;
+  call.shader = "binary.comp";
+  // Broadcasting along N, H, W is a clamp by the uniform shapes; a single channel is splatted
+  // across the lanes (not needed for an output of one channel). The op and the splats are
+  // uniforms (binary.comp says why).
+  call.set_int("OP", shader_constant("binary.comp", op));
+  const bool many = out.layout().c > 1;
+  call.set_int("IN0_SPLAT", many && a.layout().c == 1 ? 1 : 0);
+  call.set_int("IN1_SPLAT", many && b.layout().c == 1 ? 1 : 0);
+  call.inputs = {&a, &b};
+  add_lazy_rounding(gl, call, 2);
+  set_activation(call, act, alpha);
+  call.output = &out;
+  return call;
+}
+
+}  // namespace
+
+KernelCall binary_call(const GlBackend& gl, std::string_view op, Activation act, float alpha,
+                       const GlTensorData& a, const GlTensorData& b, GlTensorData& out) {
+  KernelCall call = binary_base(gl, op, act, alpha, a, b, out);
+  call.defines += def("ADDEND", std::int64_t{0});
+  return call;
+}
+
+namespace {
+
 // `op` is unary.comp's macro for f (OP_EXP, ...; OP_ACT applies `act`).
 std::vector<runtime::TensorView> unary(OpContext& c, std::string_view op,
                                        Activation act = Activation::None, float alpha = 0.f) {
@@ -72,18 +102,10 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
     out_shape[i] = da == 1 ? db : da;
   }
   auto out = c.output(out_shape);
-  KernelCall call;
-  call.shader = "binary.comp";
-  // Broadcasting along N, H, W is a clamp by the uniform shapes; a single channel is splatted
-  // across the lanes (not needed for an output of one channel). The op and the splats are
-  // uniforms (binary.comp says why).
-  call.set_int("OP", shader_constant("binary.comp", op));
+  KernelCall call =
+      binary_base(c.backend(), op, *act,
+                  ops::attr<float>(c.node(), runtime::kFusedActivationAlpha, 0.2f), a, b, *out);
   const bool many = out->layout().c > 1;
-  call.set_int("IN0_SPLAT", many && a.layout().c == 1 ? 1 : 0);
-  call.set_int("IN1_SPLAT", many && b.layout().c == 1 ? 1 : 0);
-  call.inputs = {&a, &b};
-  c.add_lazy_rounding(call, 2);
-  set_activation(call, *act, ops::attr<float>(c.node(), runtime::kFusedActivationAlpha, 0.2f));
   if (prelu) {
     call.inputs.push_back(&c.per_channel_tex(2, out_shape.back(), "prelu alpha"));
     call.defines += def("IN2_SPLAT", std::int64_t{many && call.inputs.back()->layout().c == 1});
@@ -93,7 +115,6 @@ std::vector<runtime::TensorView> binary(OpContext& c, std::string_view op) {
   // The larger or smaller of two halves, maybe clipped: a half.
   if ((op == "OP_MAX" || op == "OP_MIN") && !addend && keeps_halves(*act))
     call.stores = KernelCall::Stores::InputValues;
-  call.output = out.get();
   c.dispatch(call);
   return OpContext::result(out, out_shape);
 }

@@ -47,6 +47,8 @@ struct WarmJob {
   bool images = true;  // inputs read as images (units 1..n) or samplers (units 0..n-1)
   std::vector<WarmTexture> inputs;
   WarmTexture output;
+  // Built after a run for a later one (GlBackend::prebuild): not counted as any run's build.
+  bool for_later = false;
 };
 
 // A submitted job's state, shared between the engine's thread and the workers.

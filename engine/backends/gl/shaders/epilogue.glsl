@@ -5,9 +5,10 @@
 // after the kernel would: after the bias (1) or after the activation (2). ACT (a #define, set_activation in C++) is ACT_LINEAR
 // for none, relu, relu6 and leaky (its uniforms ACT_SLOPE, ACT_CEILING, ACT_ZERO_NEG), ACT_PRELU
 // reading the alpha from in3 (ALPHA_SPLAT when a scalar), ACT_HARD_SWISH (its uniforms
-// HARD_SWISH_SCALE and HARD_SWISH_SHIFT), or ACT_ELU, ACT_SIGMOID, ACT_TANH. The last four apply
-// where the uniform ACT_APPLY says: 0 runs fp32's fused program without its activation (fp16
-// following webgl, which stores the value before it; ops_conv.cpp's add_epilogue).
+// HARD_SWISH_SCALE and HARD_SWISH_SHIFT), or ACT_ELU, ACT_SIGMOID, ACT_TANH. All but ACT_LINEAR
+// apply where the uniform ACT_APPLY says: 0 runs fp32's fused program without its activation (fp16
+// following webgl, which stores the value before it; ops_conv.cpp's add_epilogue), with a
+// stand-in for Prelu's alpha.
 vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
   if (HAS_BIAS != 0) {
 #if BIAS_SPLAT
@@ -26,9 +27,9 @@ vec4 epilogue(vec4 acc, int n, int h, int w, int s) {
   y = ACT_APPLY != 0 ? act_hard_swish(acc, HARD_SWISH_SCALE, HARD_SWISH_SHIFT) : acc;
 #elif ACT == ACT_PRELU
 #if ALPHA_SPLAT
-  y = act_leaky(acc, vec4(load_in3(0, 0, 0, 0).x));
+  y = ACT_APPLY != 0 ? act_leaky(acc, vec4(load_in3(0, 0, 0, 0).x)) : acc;
 #else
-  y = act_leaky(acc, load_in3(0, 0, 0, s));
+  y = ACT_APPLY != 0 ? act_leaky(acc, load_in3(0, 0, 0, s)) : acc;
 #endif
 #else
   y = ACT_APPLY != 0 ? activate(ACT, acc, vec4(0.0)) : acc;
