@@ -611,6 +611,39 @@ class GlFusionTest : public QObject {
     }
   }
 
+  // A kernel built ahead for fp16 that the fp32 run then needs itself (the bias add fp16 runs
+  // apart is binary.comp, as the Add after it is) is the run's program: built with the run's
+  // others on the workers, not at its dispatch on the engine's thread, and not again for later.
+  void prebuild_the_run_needs_is_the_runs() {
+    test::GraphBuilder g;
+    const auto x = g.placeholder("x", DType::Float32, {3, 6});
+    auto w = g.add("w", "Const");
+    g.g.nodes[w.node].value = test::random_tensor({6, 5}, 31, -1.f, 1.f);
+    const auto mm = g.add("mm", "MatMul", {x, w});
+    const auto biased =
+        g.add("bias", "BiasAdd", {mm, g.vector_const("b", {0.1f, -0.2f, 0.3f, -0.4f, 0.5f})});
+    const auto sig = g.add("sig", "Sigmoid", {biased});
+    g.output("out", g.add("twice", "AddV2", {sig, sig}));
+    graph::Graph graph = g.take();
+    for (const auto& i : graph.inputs) {
+      graph.nodes[i.ref.node].attrs["shape"] = i.shape;
+      graph.nodes[i.ref.node].attrs["dtype"] = graph::TypeAttr{"DT_FLOAT"};
+    }
+    graph::infer_shapes(graph);
+    GlEngine e;
+    const auto& lim = e.gl->context()->limits();
+    if (!lim.variant_per_pow2_sides || lim.num_binary_formats <= 0)
+      QSKIP("workers build ahead on llvmpipe with its shader cache");
+    Executor ex(e.engine, graph);
+    e.gl->reset_stats();
+    ex.run({{"x", test::random_tensor({3, 6}, 32, -2.f, 2.f)}});
+    QVERIFY(ex.plan().nodes[static_cast<std::size_t>(mm.node)].fused);
+    const auto st = e.gl->stats();
+    // The sigmoid's kernel alone is for later; the product's and the add's were the run's.
+    QCOMPARE(st.prebuilt, std::int64_t{1});
+    QCOMPARE(st.built_ahead, st.new_kernels);
+  }
+
   void observer_of_values_turns_it_off() {
     GlEngine e;
     Watch watch(true);

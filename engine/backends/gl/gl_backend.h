@@ -232,6 +232,8 @@ class GlBackend : public runtime::Backend {
   // The workers that build programs ahead (llvmpipe with its disk cache, flag
   // gl.compile_threads > 0), started or resized on demand; null without.
   ProgramWarmer* warmer();
+  // How many workers warmer() has (0: none on this driver or under these flags).
+  std::int64_t warmer_threads() const;
   // "compiling N of M" to the engine's observers (M 0 when not known).
   void report_compiling();
   void reset_run_counts();

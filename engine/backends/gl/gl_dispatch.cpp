@@ -182,14 +182,18 @@ bool GlBackend::compile_ahead_on() const {
   return !flags_ || !flags_->has("gl.compile_ahead") || flags_->get_bool("gl.compile_ahead");
 }
 
-ProgramWarmer* GlBackend::warmer() {
+std::int64_t GlBackend::warmer_threads() const {
   const GlLimits& lim = ctx_->limits();
   // llvmpipe only: it builds at the first dispatch and finds the build again in Mesa's disk
   // cache, which exists when program binary formats do (MESA_SHADER_CACHE_DISABLE leaves none).
-  if (!lim.variant_per_pow2_sides || lim.num_binary_formats <= 0) return nullptr;
-  const std::int64_t threads = flags_ && flags_->has("gl.compile_threads")
-                                   ? flags_->get_int("gl.compile_threads")
-                                   : default_compile_threads();
+  if (!lim.variant_per_pow2_sides || lim.num_binary_formats <= 0) return 0;
+  return std::max<std::int64_t>(0, flags_ && flags_->has("gl.compile_threads")
+                                       ? flags_->get_int("gl.compile_threads")
+                                       : default_compile_threads());
+}
+
+ProgramWarmer* GlBackend::warmer() {
+  const std::int64_t threads = warmer_threads();
   if (threads <= 0) return nullptr;
   if (!warmer_ || warmer_threads_ != threads) {
     if (warmer_) {
@@ -275,6 +279,13 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   const auto t0 = Clock::now();
   bool fresh = false;
   CachedProgram& prog = programs_->get(source, fresh);
+  if (!fresh && prog.for_later && !prebuilding_) {
+    // Linked for a later run, and now this run needs it: it is this run's new program after all,
+    // built ahead with the others (not at its first dispatch, on this thread).
+    prog.for_later = false;
+    std::erase_if(later_, [&](const auto& job) { return job.first == &prog; });
+    fresh = true;
+  }
   std::array<std::int64_t, 3> groups{}, limit{};
   bool split = false;
   for (std::size_t i = 0; i < 3; ++i) {
@@ -302,8 +313,8 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
     // For a later run at the other precision: not this run's program, so neither counted nor
     // kept; its build waits for the run's end (end_run), where it takes no core from this run.
     if (!prog.from_disk) {
+      prog.for_later = true;
       later_.emplace_back(&prog, warm_job(prog, d, call));
-      ++stats_.prebuilt;
     }
     return d;
   }
@@ -333,8 +344,9 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
 void GlBackend::prebuild(const KernelCall& call) {
   // Where workers build: the build lands in the driver's shader cache (a later process at the
   // other precision finds it there; program_warmer.h), the program in this process's cache.
-  // Linked now (a few ms), built on a worker once the run has ended (end_run).
-  if (!compile_ahead_on() || !warmer()) return;
+  // Linked now (a few ms), built on a worker once the run has ended (end_run). The workers are
+  // not started for it: with every program on disk, a run starts none.
+  if (!compile_ahead_on() || warmer_threads() <= 0) return;
   prebuilding_ = true;
   struct Reset {
     bool& flag;
@@ -347,13 +359,15 @@ void GlBackend::start_later_builds() {
   if (later_.empty()) return;
   std::vector<std::pair<CachedProgram*, WarmJob>> jobs;
   jobs.swap(later_);
-  ProgramWarmer* w = warmer_.get();
-  if (!w) return;  // the workers went (gl.compile_threads 0): a later run builds them itself
+  ProgramWarmer* w = warmer();
+  if (!w) return;  // no workers (gl.compile_threads 0): a later run builds them itself
   glFlush();       // the programs are linked before a worker uses them
   for (auto& [prog, job] : jobs) {
+    prog->for_later = false;
     job.for_later = true;
     prog->warm = w->submit(std::move(job));
     background_.emplace_back(prog->warm, prog);
+    ++stats_.prebuilt;
   }
 }
 

@@ -32,6 +32,7 @@ struct CachedProgram {
   bool from_disk = false;
   bool saved = false;       // its binary is on disk (or it came from there)
   bool dispatched = false;  // has run once (llvmpipe compiles for real at the first dispatch)
+  bool for_later = false;   // linked for a later run, its build not started (GlBackend::prebuild)
   // Its warm-up on a worker (program_warmer.h) while that is not awaited yet; null otherwise.
   std::shared_ptr<WarmTicket> warm;
   std::size_t binary_bytes = 0;
