@@ -352,7 +352,11 @@ void GlBackend::prebuild(const KernelCall& call) {
     bool& flag;
     ~Reset() { flag = false; }
   } reset{prebuilding_};
-  prepare(call);
+  try {
+    prepare(call);
+  } catch (const std::runtime_error&) {
+    // Only a head start: the run that needs the kernel builds it and says what is wrong.
+  }
 }
 
 void GlBackend::start_later_builds() {
