@@ -322,6 +322,13 @@ void RunController::run(RunRequest request) {
     emit memorySampled(std::move(s));
     // The run set threads and gl.float32_enabled from its request: the panel shows them.
     emit environmentReady(environment());
+    // Kernels the backend builds after a run for the other precision (gl's prebuilds) finish
+    // before this thread takes the next request: a precision switch then builds nothing.
+    try {
+      engine_->backend().settle();
+    } catch (const std::exception&) {
+      // Only a head start: the run that needs them builds them.
+    }
     return;
   } catch (const Cancelled&) {
     emit runFailed(tr("Cancelled"), true);

@@ -583,6 +583,9 @@ class GlFusionTest : public QObject {
     const auto& lim = e.gl->context()->limits();
     const bool workers = lim.variant_per_pow2_sides && lim.num_binary_formats > 0;
     QCOMPARE(e.gl->stats().prebuilt > 0, workers);
+    // They are built after the run, as the GUI and tfjsi bench wait for before the next one: a
+    // run that needs one still being built builds it too (it counts as that run's).
+    e.gl->settle();
     e.gl->reset_stats();
     e.engine.set_precision(Precision::Fp16);
     const auto got = ex.run(in);
@@ -613,7 +616,7 @@ class GlFusionTest : public QObject {
 
   // A kernel built ahead for fp16 that the fp32 run then needs itself (the bias add fp16 runs
   // apart is binary.comp, as the Add after it is) is the run's program: built with the run's
-  // others on the workers, not at its dispatch on the engine's thread, and not again for later.
+  // others, not handed to the workers again for later.
   void prebuild_the_run_needs_is_the_runs() {
     test::GraphBuilder g;
     const auto x = g.placeholder("x", DType::Float32, {3, 6});
@@ -639,9 +642,9 @@ class GlFusionTest : public QObject {
     ex.run({{"x", test::random_tensor({3, 6}, 32, -2.f, 2.f)}});
     QVERIFY(ex.plan().nodes[static_cast<std::size_t>(mm.node)].fused);
     const auto st = e.gl->stats();
-    // The sigmoid's kernel alone is for later; the product's and the add's were the run's.
+    // The sigmoid's kernel alone is for later; the product's and the add's were the run's
+    // (whether a worker or this thread built each depends on the machine's load).
     QCOMPARE(st.prebuilt, std::int64_t{1});
-    QCOMPARE(st.built_ahead, st.new_kernels);
   }
 
   void observer_of_values_turns_it_off() {

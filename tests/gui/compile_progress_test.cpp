@@ -4,8 +4,9 @@
 // line then tells the compiling apart from the run. Switching to fp16 and back then compiles
 // nothing (fp16 emulated in RGBA32F textures, gl.fp16_storage's default on llvmpipe). Cancel
 // works while gl compiles (fp16's kernels in RGBA16F textures, gl.fp16_storage=native): the run
-// ends cancelled, and the next one runs. Saves a screenshot of the dock while it compiles. Needs
-// a display (run under xvfb-run).
+// ends cancelled, and the next one runs. A Keras Dense's bias, which fp16 adds apart, switches
+// without a build too. Saves a screenshot of the dock while it compiles. Needs a display (run
+// under xvfb-run).
 #include <QtTest>
 
 #include <QCheckBox>
@@ -156,6 +157,49 @@ class CompileProgressTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(done.count() > 0 || failed.count() > 1, test::kGuiRunTimeoutMs);
     QCOMPARE(failed.count(), 1);
     QCOMPARE(done.at(0).at(0).value<ui::RunResultPtr>()->fp16, true);
+  }
+
+  // A Keras Dense's MatMul -> BiasAdd: fp32 takes the bias into the product, fp16 following
+  // TF.js webgl adds it apart with binary.comp, which no other node of the model needs. Built
+  // after the fp32 run, the switch to fp16 finds it built. A new window: its engine has built
+  // nothing yet (emotion's runs above built binary.comp in the old one).
+  void precisionSwitchAfterADenseCompilesNothing() {
+    win_.reset();
+    win_ = std::make_unique<ui::MainWindow>();
+    win_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(win_.get()));
+    QSignalSpy opened(win_.get(), &ui::MainWindow::modelOpened);
+    win_->open_model(
+        QString::fromStdString((test::reference_dir() / "layers/sample/model.json").string()));
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, test::kGuiRunTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(dock()->backend_combo()->count() >= 3, test::kGuiRunTimeoutMs);
+    QMetaObject::invokeMethod(win_->run_controller(), "setFlag", Qt::QueuedConnection,
+                              Q_ARG(QString, "gl.fp16_storage"), Q_ARG(QString, "emulated"));
+    dock()->backend_combo()->setCurrentIndex(dock()->backend_combo()->findData("gl"));
+    auto* fp16 = dock()->findChild<QCheckBox*>("fp16Box");
+    QVERIFY(fp16);
+    QVERIFY(!fp16->isChecked());
+    const bool rerun = dock()->findChild<QCheckBox*>("rerunOnChange")->isChecked();
+    for (const bool half : {false, true}) {
+      QSignalSpy done(win_.get(), &ui::MainWindow::runFinished);
+      QSignalSpy failed(win_.get(), &ui::MainWindow::runFailed);
+      if (half) {
+        fp16->setChecked(true);
+        if (!rerun) win_->run_model(false);
+      } else {
+        win_->run_model(false);  // the model's first run
+      }
+      QTRY_VERIFY_WITH_TIMEOUT(done.count() + failed.count() > 0, test::kGuiRunTimeoutMs);
+      QCOMPARE(failed.count(), 0);
+      const auto r = done.at(0).at(0).value<ui::RunResultPtr>();
+      QCOMPARE(r->backend, std::string("gl"));
+      QCOMPARE(r->fp16, half);
+      if (!half) {
+        QVERIFY2(r->gl_first.new_programs > 0, "the model's fp32 run built nothing");
+      } else {
+        QCOMPARE(r->gl_first.new_programs, std::int64_t{0});
+      }
+    }
   }
 
   void cleanupTestCase() { win_.reset(); }

@@ -279,12 +279,23 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   const auto t0 = Clock::now();
   bool fresh = false;
   CachedProgram& prog = programs_->get(source, fresh);
-  if (!fresh && prog.for_later && !prebuilding_) {
-    // Linked for a later run, and now this run needs it: it is this run's new program after all,
-    // built ahead with the others (not at its first dispatch, on this thread).
-    prog.for_later = false;
-    std::erase_if(later_, [&](const auto& job) { return job.first == &prog; });
-    fresh = true;
+  // Built for a later run and not finished when this run needs it: it is this run's new program
+  // after all (counted, and built ahead with the others rather than at its first dispatch).
+  bool building = false;  // its build for later is on a worker now: this run waits for that one
+  if (!fresh && !prebuilding_) {
+    if (prog.for_later) {  // linked, its build not handed out yet (end_run does)
+      prog.for_later = false;
+      std::erase_if(later_, [&](const auto& job) { return job.first == &prog; });
+      fresh = true;
+    } else if (prog.warm && prog.warm->job.for_later && warmer_) {
+      if (warmer_->take_back(*prog.warm)) {  // still queued: submitted again below, as this run's
+        prog.warm.reset();
+        fresh = true;
+      } else if (prog.warm->state != WarmTicket::State::Done) {
+        prog.warm->job.for_later = false;  // the worker does not read it; counted as built ahead
+        fresh = building = true;
+      }
+    }
   }
   std::array<std::int64_t, 3> groups{}, limit{};
   bool split = false;
@@ -331,8 +342,10 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
       ahead_this_run_ = true;
       d.ahead = true;
       if (ProgramWarmer* w = warmer()) {
-        glFlush();  // the program is linked before a worker uses it
-        prog.warm = w->submit(warm_job(prog, d, call));
+        if (!building) {
+          glFlush();  // the program is linked before a worker uses it
+          prog.warm = w->submit(warm_job(prog, d, call));
+        }
         if (progress_) run_tickets_.emplace_back(prog.warm, &prog);
       }
       report_compiling();
