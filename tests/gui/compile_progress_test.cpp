@@ -198,6 +198,11 @@ class CompileProgressTest : public QObject {
         QVERIFY2(r->gl_first.new_programs > 0, "the model's fp32 run built nothing");
       } else {
         QCOMPARE(r->gl_first.new_programs, std::int64_t{0});
+        QVERIFY2(!dock()->result_label()->text().contains("compiling"),
+                 qPrintable(dock()->result_label()->text()));
+        const QString dir = QCoreApplication::applicationDirPath() + "/screenshots";
+        QDir().mkpath(dir);
+        win_->grab_window().save(dir + "/gl_precision_switch_dense.png");
       }
     }
   }

@@ -392,9 +392,12 @@ void GlBackend::settle() {
   std::vector<std::pair<std::shared_ptr<WarmTicket>, CachedProgram*>> jobs;
   jobs.swap(background_);
   if (!warmer_) return;
-  for (auto& [t, prog] : jobs)
+  for (auto& [t, prog] : jobs) {
     while (!warmer_->wait_for(*t, 100)) {
     }
+    // Built: its dispatches need not be kept to wait for it.
+    if (prog->warm == t) prog->warm.reset();
+  }
   // Their binaries to the disk cache too, as a dispatch would save them: a later process then
   // loads them instead of compiling the source.
   if (!programs_ || !ctx_ || !ctx_->try_make_current()) return;
@@ -501,6 +504,11 @@ void GlBackend::await_warm(CachedProgram& prog, bool report) {
     return;
   }
   WarmTicket& t = *prog.warm;
+  // Built for a later run, and done: nothing of it is this run's.
+  if (t.job.for_later && t.state == WarmTicket::State::Done) {
+    prog.warm.reset();
+    return;
+  }
   // Not started yet: this thread builds it at its dispatch instead of waiting for a worker.
   if (!warmer_->take_back(t)) {
     while (!warmer_->wait_for(t, 100))
