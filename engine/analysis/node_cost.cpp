@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "graph/build.h"
@@ -179,14 +180,41 @@ GraphCost graph_cost(const graph::Graph& model) {
 }
 
 void CostCounter::after_kernel(runtime::KernelEvent& event) {
-  auto shapes = [&](std::span<const runtime::Tensor> ts) {
+  // A value that is no tensor here (inside a partition a backend ran as one) has the shape that
+  // inference gave it, static in such partitions.
+  auto static_shape = [&](const graph::TensorInfo& info) -> std::optional<TensorShape> {
+    if (!event.graph || !info.dtype || !info.shape.fully_known()) return std::nullopt;
+    return TensorShape{*info.dtype, Shape(info.shape.dims.begin(), info.shape.dims.end())};
+  };
+  // `count` values: inside a partition a node's outputs have no entries in the event at all.
+  auto shapes = [&](std::span<const runtime::Tensor> ts, std::size_t count, auto&& info_of) {
     std::vector<TensorShape> out;
-    for (const runtime::Tensor& t : ts)
-      if (event.engine.alive(t)) out.push_back({event.engine.dtype(t), event.engine.shape(t)});
+    for (std::size_t k = 0; k < std::max(ts.size(), count); ++k) {
+      if (k < ts.size() && event.engine.alive(ts[k]))
+        out.push_back({event.engine.dtype(ts[k]), event.engine.shape(ts[k])});
+      else if (const auto s = info_of(k))
+        out.push_back(*s);
+    }
     return out;
   };
-  const auto in = shapes(event.inputs);
-  const auto out = shapes(event.outputs);
+  const graph::Node& node = event.node;
+  const bool inside = event.graph && event.index >= 0 &&
+                      static_cast<std::size_t>(event.index) < event.graph->nodes.size();
+  const graph::Node* shaped =
+      inside ? &event.graph->nodes[static_cast<std::size_t>(event.index)] : nullptr;
+  const std::size_t static_outputs = shaped ? shaped->outputs.size() : 0;
+  const auto in = shapes(event.inputs, 0, [&](std::size_t k) -> std::optional<TensorShape> {
+    if (!shaped || k >= node.inputs.size()) return std::nullopt;
+    const graph::TensorRef& ref = node.inputs[k];
+    const auto& producer = event.graph->nodes[static_cast<std::size_t>(ref.node)];
+    if (static_cast<std::size_t>(ref.output) >= producer.outputs.size()) return std::nullopt;
+    return static_shape(producer.outputs[static_cast<std::size_t>(ref.output)]);
+  });
+  const auto out =
+      shapes(event.outputs, static_outputs, [&](std::size_t k) -> std::optional<TensorShape> {
+        if (!shaped || k >= shaped->outputs.size()) return std::nullopt;
+        return static_shape(shaped->outputs[k]);
+      });
   const NodeCost c = node_cost(event.node, in, out);
   flops_ += c.flops;
   bytes_ += c.bytes_read + c.bytes_written;

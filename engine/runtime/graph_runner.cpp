@@ -419,6 +419,8 @@ class Run {
       KernelEvent event{e_, node, first ? b.name() : "fused", in_tensors, out_tensors};
       event.ms = first ? ms.count() : 0;
       if (!first) event.fused_into = &g_.nodes[p.nodes.front()];
+      event.graph = &dynamic_cast<PartitionRunner&>(b).partition_shapes(g_);
+      event.index = i;
       for (Observer* o : e_.observers()) o->before_kernel(event), o->after_kernel(event);
       if (debug_) debug_->after_kernel(event);
       store_outputs(i, 0, std::move(outs));

@@ -28,6 +28,12 @@ struct KernelEvent {
   double ms = 0;  // after_kernel only: the node's wall time
   // after_kernel only, backend "fused": the node whose kernel computed this one (PlanNode::fused).
   const graph::Node* fused_into = nullptr;
+  // Where some of the node's values are no tensors to look at (the nodes of a partition a backend
+  // ran as one: their values inside it stay there), the graph whose shape inference gave them
+  // their static shapes (graph::TensorInfo of each node's outputs; PartitionRunner::
+  // partition_shapes) and the node's index there. Null elsewhere.
+  const graph::Graph* graph = nullptr;
+  int index = -1;
 };
 
 class Observer {

@@ -46,6 +46,9 @@ class PartitionRunner {
                                                                const Partition& partition,
                                                                std::span<const TensorView> inputs,
                                                                const RunContext& ctx) = 0;
+  // The graph (`graph` itself, or a copy with the same nodes) whose shape inference gave the
+  // static shapes a partition of `graph` ran with: what observers read for its values inside.
+  virtual const graph::Graph& partition_shapes(const graph::Graph& graph) const { return graph; }
 };
 
 }  // namespace tfjsi::runtime

@@ -109,6 +109,12 @@ std::vector<std::vector<int>> XnnpackBackend::partition(const graph::Graph& grap
   return parts;
 }
 
+const graph::Graph& XnnpackBackend::partition_shapes(const graph::Graph& graph) const {
+  const auto it = shaped_.find(&graph);
+  return it != shaped_.end() && it->second->nodes.size() == graph.nodes.size() ? *it->second
+                                                                               : graph;
+}
+
 std::optional<std::vector<runtime::TensorView>> XnnpackBackend::run_partition(
     const graph::Graph& graph, const runtime::Partition& partition,
     std::span<const runtime::TensorView> inputs, const runtime::RunContext& ctx) {
@@ -118,12 +124,9 @@ std::optional<std::vector<runtime::TensorView>> XnnpackBackend::run_partition(
     runtimes_.note_declined();
     return std::nullopt;
   }
-  const graph::Graph* shapes = &graph;
   const int first = partition.nodes.front();
-  if (auto it = shaped_.find(&graph); it != shaped_.end() &&
-                                      it->second->nodes.size() == graph.nodes.size() &&
-                                      it->second->nodes[first].name == graph.nodes[first].name)
-    shapes = it->second.get();
+  const graph::Graph* shapes = &partition_shapes(graph);
+  if (shapes->nodes[first].name != graph.nodes[first].name) shapes = &graph;
   spin_.enter(ctx.pool);
   auto out = runtimes_.run(graph, *shapes, partition, inputs, ctx.pool);
   if (runtimes_.last_pooled()) spin_.ran_on_pool();

@@ -76,6 +76,7 @@ class XnnpackBackend final : public runtime::Backend, public runtime::PartitionR
   // Runs of nodes a subgraph takes (subgraph_runtime.h), each run as one XNNPACK runtime.
   std::vector<std::vector<int>> partition(const graph::Graph& graph,
                                           const runtime::Plan& plan) const override;
+  const graph::Graph& partition_shapes(const graph::Graph& graph) const override;
   std::optional<std::vector<runtime::TensorView>> run_partition(
       const graph::Graph& graph, const runtime::Partition& partition,
       std::span<const runtime::TensorView> inputs, const runtime::RunContext& ctx) override;
