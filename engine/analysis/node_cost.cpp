@@ -182,8 +182,8 @@ GraphCost graph_cost(const graph::Graph& model) {
 void CostCounter::after_kernel(runtime::KernelEvent& event) {
   // A value that is no tensor here (inside a partition a backend ran as one) has the shape that
   // inference gave it, static in such partitions.
-  auto static_shape = [&](const graph::TensorInfo& info) -> std::optional<TensorShape> {
-    if (!event.graph || !info.dtype || !info.shape.fully_known()) return std::nullopt;
+  auto static_shape = [](const graph::TensorInfo& info) -> std::optional<TensorShape> {
+    if (!info.dtype || !info.shape.fully_known()) return std::nullopt;
     return TensorShape{*info.dtype, Shape(info.shape.dims.begin(), info.shape.dims.end())};
   };
   // `count` values: inside a partition a node's outputs have no entries in the event at all.
@@ -197,15 +197,16 @@ void CostCounter::after_kernel(runtime::KernelEvent& event) {
     }
     return out;
   };
-  const graph::Node& node = event.node;
-  const bool inside = event.graph && event.index >= 0 &&
-                      static_cast<std::size_t>(event.index) < event.graph->nodes.size();
+  // The node as that shape inference saw it (KernelEvent::graph), where the event has one.
   const graph::Node* shaped =
-      inside ? &event.graph->nodes[static_cast<std::size_t>(event.index)] : nullptr;
+      event.graph && event.index >= 0 &&
+              static_cast<std::size_t>(event.index) < event.graph->nodes.size()
+          ? &event.graph->nodes[static_cast<std::size_t>(event.index)]
+          : nullptr;
   const std::size_t static_outputs = shaped ? shaped->outputs.size() : 0;
   const auto in = shapes(event.inputs, 0, [&](std::size_t k) -> std::optional<TensorShape> {
-    if (!shaped || k >= node.inputs.size()) return std::nullopt;
-    const graph::TensorRef& ref = node.inputs[k];
+    if (!shaped || k >= shaped->inputs.size()) return std::nullopt;
+    const graph::TensorRef& ref = shaped->inputs[k];
     const auto& producer = event.graph->nodes[static_cast<std::size_t>(ref.node)];
     if (static_cast<std::size_t>(ref.output) >= producer.outputs.size()) return std::nullopt;
     return static_shape(producer.outputs[static_cast<std::size_t>(ref.output)]);

@@ -396,10 +396,13 @@ class Run {
       if (!v || !*v || !(*v)->is_tensor()) return false;
       views.push_back(e_.view_on((*v)->tensor, b));
     }
+    auto& runner = dynamic_cast<PartitionRunner&>(b);
     const auto t0 = std::chrono::steady_clock::now();
-    auto result = dynamic_cast<PartitionRunner&>(b).run_partition(
-        g_, p, views, RunContext{e_.pool(), e_.flags()});
+    auto result = runner.run_partition(g_, p, views, RunContext{e_.pool(), e_.flags()});
     if (!result) return false;
+    // The shapes of the values inside, for observers (asked once a partition, and only for them).
+    const graph::Graph* shapes =
+        e_.observers().empty() && !debug_ ? nullptr : &runner.partition_shapes(g_);
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - t0;
     // Outputs go straight into their slots, which the run disposes whatever happens next.
     for (std::size_t k = 0; k < p.outputs.size(); ++k) {
@@ -419,7 +422,7 @@ class Run {
       KernelEvent event{e_, node, first ? b.name() : "fused", in_tensors, out_tensors};
       event.ms = first ? ms.count() : 0;
       if (!first) event.fused_into = &g_.nodes[p.nodes.front()];
-      event.graph = &dynamic_cast<PartitionRunner&>(b).partition_shapes(g_);
+      event.graph = shapes;
       event.index = i;
       for (Observer* o : e_.observers()) o->before_kernel(event), o->after_kernel(event);
       if (debug_) debug_->after_kernel(event);
