@@ -7,18 +7,18 @@
 //  - C heap in use (mallinfo2, every arena): the last third's maximum is at most the middle
 //    third's maximum + 256 KiB (memcheck keeps its own records in storage reserved up front, so
 //    this is the engine's and the drivers' heap alone);
-//  - resident memory (VmRSS), the same rule with 2 MiB without gl and 8 MiB with gl: Mesa's
+//  - resident memory (VmRSS), the same rule with 4 MiB without gl and 8 MiB with gl: Mesa's
 //    llvmpipe threads allocate in arenas of their own, and RSS moves by about a MiB from one gl
 //    run to the next while the heap in use stays put. memcheck runs with MALLOC_ARENA_MAX=2:
 //    glibc makes a new malloc arena whenever a thread finds the others locked, so on a loaded
 //    machine (ctest -j2) their count, and RSS with it, stepped up by 1-7 MiB late in a run with
 //    the heap in use flat to the KiB (2 of 3 full suites, 2026-11-28); with the arenas capped,
-//    RSS stayed flat in two full suites. Without gl a step of 1.3 MiB still came once in a full
-//    -j2 suite with the arenas capped (cpu,xnnpack handtrack, heap in use flat to the KiB): the
-//    slack is 2 MiB there; with gl, whose driver maps memory of its own (outside malloc's
-//    arenas), +5.0 MiB came once the same way (2026-11-28): 8 MiB, still 400 KiB a run over the
-//    last third. A leak grows the heap in use, which the rule above checks, whatever the
-//    arenas.
+//    RSS stayed flat in two full suites. Without gl steps of 1.3 and 2.2 MiB still came in full
+//    -j2 suites with the arenas capped (cpu,xnnpack handtrack, heap in use flat to the KiB): the
+//    slack is 4 MiB there (200 KiB a run over the last third); with gl, whose driver maps memory of
+//    its own (outside malloc's arenas), +5.0 MiB came once the same way (2026-11-28): 8 MiB, still
+//    400 KiB a run over the last third. A leak grows the heap in use, which the rule above checks,
+//    whatever the arenas.
 // In a sanitizer build the last two rules (memoryStaysFlat) are reported as skipped: ASan's
 // allocator keeps freed memory.
 // Runs (default 60) can be changed with TFJSI_SOAK_RUNS. Needs a display for gl (xvfb-run).
@@ -113,7 +113,7 @@ class SoakTest : public QObject {
              qPrintable(QString("heap in use grew: last third max %1 KiB, middle third max %2 KiB")
                             .arg(heap_last_)
                             .arg(heap_middle_)));
-    const std::int64_t rss_slack = g_switch.contains("gl") ? 8 * 1024 : 2 * 1024;
+    const std::int64_t rss_slack = g_switch.contains("gl") ? 8 * 1024 : 4 * 1024;
     QVERIFY2(rss_last_ <= rss_middle_ + rss_slack,
              qPrintable(QString("resident memory grew: last third max %1 KiB, middle third max "
                                 "%2 KiB")

@@ -197,6 +197,8 @@ void GlBackend::set_model_token(std::string token) {
   model_token_ = std::move(token);
   model_files_.clear();
   if (programs_) programs_->set_model_token(model_token_);
+  // Prebuilds are saved under the model's key on disk: another model's make them again.
+  prebuilt_kinds_ = 0;
 }
 
 void GlBackend::model_opened(const model::Bundle& bundle) {
