@@ -351,6 +351,9 @@ def report(rows, configs, env, args, memory, loads, config_rounds):
         if c + BEFORE in configs and c in configs:
             ratio_cols.append((f"{c} after / before", c, c + BEFORE))
     head += [r[0] for r in ratio_cols]
+    speedup = "xnnpack" in configs and "xnnpack-t1" in configs
+    if speedup:
+        head.append("xnnpack 1 thr / 2 thr: median [rounds' range]")
     gf_cols = [c for c in ("cpu", "xnnpack", "xnnpack-t1") if c in configs]
     head += [f"{c} GFLOP/s (% peak)" for c in gf_cols] + ["load"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -361,6 +364,10 @@ def report(rows, configs, env, args, memory, loads, config_rounds):
         cells += [fmt_ms(med[c]) if med[c] is not None else "error" if c in row["errors"] else "-"
                   for c in configs]
         cells += [fmt_ratio(med[a], med[b]) for _, a, b in ratio_cols]
+        if speedup:
+            paired = thread_speedups(row)
+            cells.append(f"{med['xnnpack-t1'] / med['xnnpack']:.2f} [{min(paired):.2f}-{max(paired):.2f}]"
+                         if paired and med["xnnpack"] and med["xnnpack-t1"] else "-")
         for c in gf_cols:
             if med[c] and fl:
                 gfs = fl / (med[c] / 1000) / 1e9
@@ -384,6 +391,13 @@ def report(rows, configs, env, args, memory, loads, config_rounds):
         for b, j in memory["runs"].items():
             lines.append(f"| {b} | {j['peak_rss_mb']:.1f} | {j['peak_tensor_bytes'] / 2**20:.1f} | {j['first_ms']:.0f} |")
     return "\n".join(lines) + "\n"
+
+
+def thread_speedups(row):
+    """One thread's time over two threads' in each round: a round runs the two one after the other
+    (the same moment of the machine), so the spread of these is the run's noise for the ratio."""
+    t1, t2 = row["times"].get("xnnpack-t1") or [], row["times"].get("xnnpack") or []
+    return [a / b for a, b in zip(t1, t2) if a and b]
 
 
 def summary(rows, configs):
@@ -429,6 +443,30 @@ def summary(rows, configs):
         ok = sum(1 for x, _ in rs if x <= 1 / 3)
         out.append(f"- for comparison, ours xnnpack with --threads 1 <= 1/3 of TF.js wasm on the same ten: {ok} of "
                    f"{len(rs)}; worst: {worst(rs)}.")
+    if "xnnpack" in configs and "xnnpack-t1" in configs:
+        if "tfjs-wasm" in configs:
+            rs = ratios("xnnpack", "tfjs-wasm", top)
+            ok = sum(1 for x, _ in rs if x <= 1 / 4)
+            out.append(f"- #22, pass = ours xnnpack (default threads) <= 1/4 of TF.js wasm on the ten with the most "
+                       f"FLOPs: **{ok} of {len(rs)}** pass{missing('xnnpack', 'tfjs-wasm', top)}; worst: {worst(rs)}.")
+        sp = sorted(((r["median"]["xnnpack-t1"] / r["median"]["xnnpack"], r["name"]) for r in rows
+                     if r["median"].get("xnnpack") and r["median"].get("xnnpack-t1")))
+        big = [(x, n) for x, n in sp if n in top]
+        ok = sum(1 for x, _ in big if x >= 1.7)
+        out.append(f"- #22, pass = two threads >= 1.7x faster than one on the ten with the most FLOPs: "
+                   f"**{ok} of {len(big)}** pass; slowest to gain: {worst(big)}.")
+        # Slower beyond the run's noise: two threads slower in every round (with five rounds, a
+        # chance of 1 in 32 were the two equal); slower on the medians only is within the noise.
+        rounds = {r["name"]: thread_speedups(r) for r in rows}
+        beyond = [(x, n) for x, n in sp if rounds[n] and max(rounds[n]) < 1.0]
+        on_median = [(x, n) for x, n in sp if x < 1.0]
+        out.append(f"- #22, pass = two threads never slower than one (slower beyond the noise: two threads "
+                   f"slower in every round): **{len(sp) - len(beyond)} of {len(sp)}** pass"
+                   + (f"; slower in every round: " + ", ".join(
+                       f"{n} {x:.2f} [{min(rounds[n]):.2f}-{max(rounds[n]):.2f}]" for x, n in beyond)
+                      if beyond else "")
+                   + f"; below 1.0 on the medians: {len(on_median)}"
+                   + (f" ({worst(on_median, 8)})" if on_median else "") + ".")
     for c in CONFIGS:
         if c + BEFORE in configs and c in configs:
             rs = ratios(c, c + BEFORE)
