@@ -53,6 +53,8 @@ class WorkerSpin {
   pthreadpool_t pool_ = nullptr;  // whose workers may be spinning
   bool awake_ = false;            // a piece ran on pool_ since its last park
   bool in_run_ = false, pooled_ = false;
+  bool pooled_last_ = true;  // the last run used the pool (unknown before the first: true)
+  bool timed_ = false;       // this run's clocks were read at its start
   double wall0_ = 0, cpu0_ = 0;
   long parks_ = 0;
 };
