@@ -97,6 +97,7 @@ ProfileDock::ProfileDock(QWidget* parent) : QDockWidget(tr("Profile"), parent) {
   view_combo_->setObjectName("profileView");
   view_combo_->addItem(tr("Per node"), static_cast<int>(View::Nodes));
   view_combo_->addItem(tr("Per op"), static_cast<int>(View::Ops));
+  view_combo_->addItem(tr("gl programs built"), static_cast<int>(View::Builds));
   filter_ = new QLineEdit(w);
   filter_->setObjectName("profileFilter");
   filter_->setPlaceholderText(tr("Filter by name or op"));
@@ -195,6 +196,7 @@ const ProfileDock::Profiles* ProfileDock::current() const {
 int ProfileDock::default_sort_column() const {
   const Profiles* p = current();
   const bool warm = !p || p->warm.present;
+  if (view_ == View::Builds) return BuildMs;
   if (view_ == View::Nodes) return warm ? NodeWarmMs : NodeFirstMs;
   return warm ? OpWarmMs : OpFirstMs;
 }
@@ -242,45 +244,53 @@ void ProfileDock::rebuild() {
   for (const Row& r : rows) total += std::max(0.0, have_warm ? r.warm : r.first);
 
   model_items_->clear();
-  if (view_ == View::Nodes)
-    model_items_->setHorizontalHeaderLabels(
-        {tr("Node"), tr("Warm ms"), tr("First ms"), tr("%"), tr("Op"), tr("Backend"), tr("Calls")});
-  else
-    model_items_->setHorizontalHeaderLabels(
-        {tr("Op"), tr("Warm ms"), tr("First ms"), tr("%"), tr("Calls"), tr("Nodes")});
-  for (const Row& r : rows) {
-    const double basis = have_warm ? r.warm : r.first;
-    const double share = total > 0 && basis >= 0 ? 100.0 * basis / total : -1;
-    QList<QStandardItem*> items;
-    if (view_ == View::Nodes) {
-      QStandardItem* backend = text_item(
-          QString::fromStdString(r.backend) + (r.fallback ? tr(" (fallback)") : QString()) +
-          (r.fused_into.empty() ? QString()
-                                : tr(", fused into %1").arg(QString::fromStdString(r.fused_into))));
-      backend->setForeground(backend_colour(r.backend).darker(150));
-      items = {text_item(QString::fromStdString(r.name)),
-               number_item(r.warm, 3),
-               number_item(r.first, 3),
-               number_item(share, 1),
-               text_item(QString::fromStdString(r.op)),
-               backend,
-               number_item(r.calls, 0)};
-    } else {
-      items = {text_item(QString::fromStdString(r.name)),
-               number_item(r.warm, 3),
-               number_item(r.first, 3),
-               number_item(share, 1),
-               number_item(r.calls, 0),
-               number_item(r.nodes, 0)};
+  if (view_ == View::Builds) {
+    show_builds(p);
+  } else {
+    if (view_ == View::Nodes)
+      model_items_->setHorizontalHeaderLabels({tr("Node"), tr("Warm ms"), tr("First ms"), tr("%"),
+                                               tr("Op"), tr("Backend"), tr("Calls")});
+    else
+      model_items_->setHorizontalHeaderLabels(
+          {tr("Op"), tr("Warm ms"), tr("First ms"), tr("%"), tr("Calls"), tr("Nodes")});
+    for (const Row& r : rows) {
+      const double basis = have_warm ? r.warm : r.first;
+      const double share = total > 0 && basis >= 0 ? 100.0 * basis / total : -1;
+      QList<QStandardItem*> items;
+      if (view_ == View::Nodes) {
+        QStandardItem* backend = text_item(
+            QString::fromStdString(r.backend) + (r.fallback ? tr(" (fallback)") : QString()) +
+            (r.fused_into.empty()
+                 ? QString()
+                 : tr(", fused into %1").arg(QString::fromStdString(r.fused_into))));
+        backend->setForeground(backend_colour(r.backend).darker(150));
+        items = {text_item(QString::fromStdString(r.name)),
+                 number_item(r.warm, 3),
+                 number_item(r.first, 3),
+                 number_item(share, 1),
+                 text_item(QString::fromStdString(r.op)),
+                 backend,
+                 number_item(r.calls, 0)};
+      } else {
+        items = {text_item(QString::fromStdString(r.name)),
+                 number_item(r.warm, 3),
+                 number_item(r.first, 3),
+                 number_item(share, 1),
+                 number_item(r.calls, 0),
+                 number_item(r.nodes, 0)};
+      }
+      for (auto* it : items) it->setData(QString::fromStdString(r.slowest_node), kNodeRole);
+      items.front()->setToolTip(QString::fromStdString(r.name));
+      model_items_->appendRow(items);
     }
-    for (auto* it : items) it->setData(QString::fromStdString(r.slowest_node), kNodeRole);
-    items.front()->setToolTip(QString::fromStdString(r.name));
-    model_items_->appendRow(items);
   }
   if (!user_sorted_) table_->sortByColumn(default_sort_column(), Qt::DescendingOrder);
   table_->resizeColumnsToContents();
   if (view_ == View::Nodes)
     table_->setColumnWidth(NodeName, std::min(table_->columnWidth(NodeName), 200));
+  // The whole variant is in its tooltip: the node that needed the program stays in view.
+  if (view_ == View::Builds)
+    table_->setColumnWidth(BuildVariant, std::min(table_->columnWidth(BuildVariant), 320));
 
   // The slowest node, said in words whatever the table shows.
   slowest_node_.clear();
@@ -341,6 +351,7 @@ void ProfileDock::rebuild() {
     gl_->setText(parts.join("<br>"));
   }
 
+  if (view_ == View::Builds) return;  // show_builds drew its chart
   // The chart: the top rows by the time the table is sorted by by default, first run pale.
   std::vector<const Row*> order;
   for (const Row& r : rows) order.push_back(&r);
@@ -360,6 +371,46 @@ void ProfileDock::rebuild() {
                        .arg(view_ == View::Nodes ? tr("nodes") : tr("ops"),
                             have_warm ? tr("warm") : tr("first")),
                    std::move(bars), have_warm && have_first ? tr("first run") : QString());
+}
+
+void ProfileDock::show_builds(const Profiles* p) {
+  // The first run's: a later run builds nothing (the programs stay in memory and on disk).
+  const bool have = p && p->first.present && p->first.gl.present;
+  const std::vector<runtime::KernelBuild> none;
+  const auto& builds = have ? p->first.gl.builds : none;
+  model_items_->setHorizontalHeaderLabels(
+      {tr("Kernel"), tr("Build ms"), tr("Where"), tr("Variant"), tr("First needed by")});
+  for (const runtime::KernelBuild& b : builds) {
+    const QString node = QString::fromStdString(b.node);
+    QList<QStandardItem*> items = {
+        text_item(QString::fromStdString(b.kernel)), number_item(b.ms, 1),
+        // A worker builds while the run goes on; the rest cost the run itself.
+        text_item(b.ahead ? tr("worker thread") : tr("in the run")),
+        text_item(QString::fromStdString(b.variant)),
+        text_item(node.isEmpty() ? QString() : QStringLiteral("%1 (%2)").arg(node, b.op.c_str()))};
+    for (auto* it : items) it->setData(node, kNodeRole);
+    items[BuildVariant]->setToolTip(QString::fromStdString(b.variant));
+    model_items_->appendRow(items);
+  }
+  std::vector<const runtime::KernelBuild*> order;
+  for (const auto& b : builds) order.push_back(&b);
+  std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) { return a->ms > b->ms; });
+  std::vector<BarChart::Bar> bars;
+  for (const auto* b : order) {
+    if (static_cast<int>(bars.size()) == kChartBars) break;
+    // The kernel and the first two of its #defines (a window, an op): short enough to read.
+    QString label = QString::fromStdString(b->kernel).remove(".comp");
+    const QStringList defines = QString::fromStdString(b->variant).split(' ', Qt::SkipEmptyParts);
+    if (!defines.isEmpty()) label += ' ' + QStringList(defines.mid(0, 2)).join(' ');
+    bars.push_back({label, b->ms, -1.0, b->ahead ? QColor(90, 140, 190) : QColor(200, 120, 60)});
+  }
+  const auto shown = bars.size();
+  chart_->set_bars(have ? tr("Top %1 of %2 gl programs the first run built (ms to build; blue on a "
+                             "worker thread)")
+                              .arg(shown)
+                              .arg(builds.size())
+                        : tr("No gl run seen yet: the first gl run's builds show here"),
+                   std::move(bars), QString());
 }
 
 void ProfileDock::activate(const QModelIndex& index) {

@@ -29,11 +29,13 @@ class BarChart;
 class ProfileDock : public QDockWidget {
   Q_OBJECT
  public:
-  enum class View { Nodes, Ops };
+  // Builds: the gl programs the first run built from source, each with the node that needed it.
+  enum class View { Nodes, Ops, Builds };
   // Columns of the table in each view. The time columns sort by value.
   // Times come right after the name, so that a narrow dock still shows them.
   enum NodeColumn { NodeName, NodeWarmMs, NodeFirstMs, NodeShare, NodeOp, NodeBackend, NodeCalls };
   enum OpColumn { OpName, OpWarmMs, OpFirstMs, OpShare, OpCalls, OpNodes };
+  enum BuildColumn { BuildKernel, BuildMs, BuildWhere, BuildVariant, BuildNode };
   static constexpr int kChartBars = 15;
 
   explicit ProfileDock(QWidget* parent = nullptr);
@@ -72,6 +74,8 @@ class ProfileDock : public QDockWidget {
     Profile first, warm;
   };
   void rebuild();
+  // The Builds view's table and chart.
+  void show_builds(const Profiles* p);
   void activate(const QModelIndex& proxy_index);
   const Profiles* current() const;
 

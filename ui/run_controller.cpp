@@ -149,6 +149,7 @@ class GlRunWatch {
     r.compiled = s.kernels_built;
     r.disk_loaded = s.kernels_loaded;
     r.cache_hit = s.cache_hit();
+    r.builds = s.builds;
     return r;
   }
 

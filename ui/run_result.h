@@ -64,6 +64,7 @@ struct GlRunStats {
   std::int64_t new_programs = 0, compiled = 0, disk_loaded = 0, uploads = 0, dispatches = 0;
   // Every new program came from a saved binary (none built from source); false when none was new.
   bool cache_hit = false;
+  std::vector<runtime::KernelBuild> builds;  // programs built from source, as their builds ended
 };
 
 struct RunResult {

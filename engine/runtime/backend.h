@@ -84,6 +84,16 @@ struct BackendMemory {
   std::string details;
 };
 
+// A kernel built from source in a run (gl: a program): which one, and what its build took. The
+// answer to "where did a cold first run's compile time go".
+struct KernelBuild {
+  std::string kernel;    // its source file (gl: conv_direct.comp)
+  std::string variant;   // what specialises it (gl: its #defines, NAME=VALUE)
+  std::string op, node;  // the node whose run first needed it, and its op (empty if none)
+  double ms = 0;         // link and build, wall time on the thread that did them
+  bool ahead = false;    // built by a worker thread while the run went on (else at its use)
+};
+
 // What a backend counted since its last reset_stats(), in terms any backend can fill (zero where it
 // has no such thing), so that the benchmark, the memory check and the GUI read them without knowing
 // the backend's type.
@@ -98,6 +108,8 @@ struct BackendStats {
   // GlBackend::prebuild).
   std::int64_t prebuilt = 0;
   double ahead_ms = 0;
+  // The kernels built from source, in the order their builds ended (none loaded from disk).
+  std::vector<KernelBuild> builds;
   // Copies between host and device memory, waiting included.
   std::int64_t uploads = 0, upload_bytes = 0, downloads = 0;
   double upload_ms = 0, download_ms = 0;

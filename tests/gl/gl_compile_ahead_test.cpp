@@ -7,7 +7,10 @@
 // outputs (weights repacked by kept dispatches are not lost).
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdlib>
+#include <set>
+#include <string>
 
 #include "backends/all_backends.h"
 #include "backends/gl/gl_backend.h"
@@ -127,6 +130,28 @@ class GlCompileAheadTest : public QObject {
         if (r.done > 0) QCOMPARE(r.total, s.new_kernels);
     QCOMPARE(rec.reports.back().total, s.new_kernels);
     QCOMPARE(rec.reports.back().done, s.new_kernels);
+    // Every new program (none on disk yet) is on the list of builds once, with what it is, the
+    // node that first needed it and a time; on a worker exactly when built ahead.
+    QCOMPARE(static_cast<std::int64_t>(s.builds.size()), s.new_kernels);
+    std::set<std::string> kernels;
+    std::int64_t on_workers = 0;
+    for (const runtime::KernelBuild& b : s.builds) {
+      QVERIFY2(b.kernel.ends_with(".comp"), b.kernel.c_str());
+      QVERIFY2(b.ms > 0, b.kernel.c_str());
+      QVERIFY2(!b.node.empty() && !b.op.empty(), b.kernel.c_str());
+      kernels.insert(b.kernel);
+      on_workers += b.ahead ? 1 : 0;
+    }
+    QCOMPARE(on_workers, s.built_ahead);
+    // blazeface: its convolutions (the 1x1 ones with and without a residual add, the 5x5 stem)
+    // and depthwise layers, with their windows in the variant.
+    QVERIFY(kernels.count("conv_direct.comp") && kernels.count("depthwise_direct.comp"));
+    QVERIFY(std::any_of(s.builds.begin(), s.builds.end(), [](const runtime::KernelBuild& b) {
+      return b.kernel == "conv_direct.comp" && b.variant.find("KH=5 KW=5") != std::string::npos;
+    }));
+    e.gl->reset_stats();
+    ex.run(inputs_);
+    QVERIFY2(e.gl->stats().builds.empty(), "a second run built a program");
 
     // The same model with compile-ahead off, in an engine of its own: the same outputs, bit for
     // bit (the same programs run in the same order).

@@ -11,13 +11,20 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <algorithm>
 
+#include "bar_chart.h"
+#include "graph_view.h"
 #include "gui_run.h"
 #include "gui_test_main.h"
 #include "main_window.h"
+#include "profile_dock.h"
 #include "run_controller.h"
 #include "run_dock.h"
 #include "support/test_support.h"
@@ -94,6 +101,42 @@ class CompileProgressTest : public QObject {
                              .arg(r->gl_first.compile_ms, 0, 'f', 0)
                              .arg(r->gl_first.new_programs);
     QVERIFY2(text->text().contains(want), qPrintable(text->text() + " lacks " + want));
+
+    // The Profile dock lists what the compiling went to: every program built, longest first,
+    // with the node that first needed it (a double click selects that node in the graph).
+    ui::ProfileDock* profile = win_->profile_dock();
+    profile->set_view(ui::ProfileDock::View::Builds);
+    auto* p = profile->proxy();
+    QCOMPARE(static_cast<std::size_t>(p->rowCount()), r->gl_first.builds.size());
+    QCOMPARE(static_cast<std::int64_t>(p->rowCount()), r->gl_first.new_programs);
+    std::vector<double> ms;
+    for (int row = 0; row < p->rowCount(); ++row) {
+      ms.push_back(p->index(row, ui::ProfileDock::BuildMs).data(Qt::UserRole).toDouble());
+      QVERIFY(ms.back() > 0);
+      QVERIFY(p->index(row, ui::ProfileDock::BuildKernel).data().toString().endsWith(".comp"));
+    }
+    QVERIFY(std::is_sorted(ms.rbegin(), ms.rend()));
+    QCOMPARE(profile->chart()->bars().front().value, ms.front());
+    const QModelIndex top = p->index(0, ui::ProfileDock::BuildNode);
+    // The top row is the longest build.
+    const auto longest = std::max_element(r->gl_first.builds.begin(), r->gl_first.builds.end(),
+                                          [](const auto& a, const auto& b) { return a.ms < b.ms; });
+    QCOMPARE(ms.front(), longest->ms);
+    const QString node = QString::fromStdString(longest->node);
+    QVERIFY(!node.isEmpty());
+    emit profile->table()->doubleClicked(top);
+    QCOMPARE(win_->graph_view()->selected_node(), win_->graph_view()->find_node(node));
+    // The panel on its own, large enough to read its table and chart.
+    profile->setFloating(true);
+    profile->resize(1000, 640);
+    profile->show();
+    profile->raise();
+    QTest::qWait(300);
+    const QString dir = QCoreApplication::applicationDirPath() + "/screenshots";
+    QDir().mkpath(dir);
+    QVERIFY(profile->grab().save(dir + "/gl_programs_built.png"));
+    profile->setFloating(false);
+    profile->set_view(ui::ProfileDock::View::Nodes);
   }
 
   // The live precision switch, fp32 -> fp16 -> fp32, with fp16 emulated in RGBA32F textures

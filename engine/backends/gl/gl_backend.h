@@ -211,6 +211,9 @@ class GlBackend : public runtime::Backend {
   void issue(PreparedDispatch& d);
   // Waits for the program's build ahead (reporting progress when `report`), or takes it back.
   void await_warm(CachedProgram& prog, bool report);
+  // Puts a program built from source on the run's list of builds (once), its build `ms` after
+  // its link.
+  void note_build(CachedProgram& prog, double ms, bool ahead);
   // Hands the run's prebuilds (later_) to the workers (end_run).
   void start_later_builds();
   // Forgets kept dispatches (the run failed), issuing those that write a texture someone else

@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstdio>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "backends/gl/gl_backend.h"
@@ -48,6 +49,31 @@ WarmJob warm_job(const CachedProgram& prog, const PreparedDispatch& d, const Ker
     job.inputs.push_back(warm_texture(in->layout(), in->rgba16f()));
   job.output = warm_texture(call.output->layout(), d.output.rgba16f);
   return job;
+}
+
+// What a kernel's #defines specialise, as NAME=VALUE: its window, tile, activation... The
+// half-float rounding constants (the same in every kernel) and function aliases are left out.
+std::string variant_of(std::string_view defines) {
+  std::string out;
+  constexpr std::string_view kDefine = "#define ";
+  for (std::size_t at = 0; at < defines.size();) {
+    std::size_t end = defines.find('\n', at);
+    if (end == std::string_view::npos) end = defines.size();
+    std::string_view line = defines.substr(at, end - at);
+    at = end + 1;
+    if (!line.starts_with(kDefine)) continue;
+    line.remove_prefix(kDefine.size());
+    const std::size_t space = line.find(' ');
+    const std::string_view name = line.substr(0, space);
+    const bool macro = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    if (!macro || name.starts_with("HALF_")) continue;
+    if (!out.empty()) out += ' ';
+    out += name;
+    if (space != std::string_view::npos) out += "=" + std::string(line.substr(space + 1));
+  }
+  return out;
 }
 
 // GLSL for the texel of (n, h, w, s) of a tensor whose #defines start with `p` (gl_tensor.h).
@@ -279,6 +305,12 @@ PreparedDispatch GlBackend::prepare(const KernelCall& call) {
   const auto t0 = Clock::now();
   bool fresh = false;
   CachedProgram& prog = programs_->get(source, fresh);
+  if (fresh) {
+    prog.kernel = call.shader;
+    prog.variant = variant_of(call.defines);
+    if (current_node_) prog.op = current_node_->op, prog.node = current_node_->name;
+    prog.link_ms = ms_since(t0);
+  }
   // Built for a later run and not finished when this run needs it: it is this run's new program
   // after all (counted, and built ahead with the others rather than at its first dispatch).
   bool building = false;  // its build for later is on a worker now: this run waits for that one
@@ -516,10 +548,18 @@ void GlBackend::await_warm(CachedProgram& prog, bool report) {
     if (t.error.empty() && !t.job.for_later) {
       ++stats_.built_ahead;
       stats_.ahead_ms += t.ms;
+      note_build(prog, t.ms, true);
     }
   }
   stats_.compile_ms += ms_since(t0);
   prog.warm.reset();
+}
+
+void GlBackend::note_build(CachedProgram& prog, double ms, bool ahead) {
+  if (prog.build_noted || prog.from_disk) return;
+  prog.build_noted = true;
+  stats_.builds.push_back(
+      {prog.kernel, prog.variant, prog.op, prog.node, prog.link_ms + ms, ahead});
 }
 
 void GlBackend::flush_pending() {
@@ -612,7 +652,9 @@ void GlBackend::issue(PreparedDispatch& d) {
     // program's cost ends when that one finishes.
     glFinish();
     if (d.fresh) {
-      stats_.compile_ms += ms_since(t0);
+      const double ms = ms_since(t0);
+      stats_.compile_ms += ms;
+      note_build(prog, ms, false);
       if (progress_) ++programs_built_this_run_;
       report_compiling();
     }

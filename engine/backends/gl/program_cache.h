@@ -35,6 +35,11 @@ struct CachedProgram {
   bool for_later = false;   // linked for a later run, its build not started (GlBackend::prebuild)
   // Its warm-up on a worker (program_warmer.h) while that is not awaited yet; null otherwise.
   std::shared_ptr<WarmTicket> warm;
+  // Which kernel it is, and its link time, for the run's list of builds (BackendStats::builds);
+  // `build_noted` once it is on that list.
+  std::string kernel, variant, op, node;
+  double link_ms = 0;
+  bool build_noted = false;
   std::size_t binary_bytes = 0;
   std::string disk_key;            // file name stem on disk
   GLint group_base_location = -2;  // uniform tfjsi_group_base (-1: unused; -2: not looked up)
