@@ -205,85 +205,11 @@ void ProfileDock::rebuild() {
   const Profiles* p = current();
   const bool have_warm = p && p->warm.present, have_first = p && p->first.present;
 
-  // Per node, in execution order; a node a loop runs often adds up.
-  std::vector<Row> rows;
-  std::unordered_map<std::string, std::size_t> at;
-  auto add = [&](const std::vector<NodeRun>& nodes, bool warm) {
-    for (const auto& n : nodes) {
-      auto [it, fresh] = at.emplace(n.node, rows.size());
-      if (fresh)
-        rows.push_back({n.node, n.op, n.backend, n.node, 0, 1, -1, -1, n.fallback, n.fused_into});
-      Row& row = rows[it->second];
-      double& ms = warm ? row.warm : row.first;
-      ms = std::max(ms, 0.0) + n.ms;
-      if (warm || !have_warm) ++row.calls;
-      if (warm) row.backend = n.backend, row.fallback = n.fallback, row.fused_into = n.fused_into;
-    }
-  };
-  if (have_warm) add(p->warm.nodes, true);
-  if (have_first) add(p->first.nodes, false);
-
-  if (view_ == View::Ops) {
-    std::vector<Row> ops;
-    std::unordered_map<std::string, std::size_t> op_at;
-    for (const Row& n : rows) {
-      auto [it, fresh] = op_at.emplace(n.op, ops.size());
-      if (fresh) ops.push_back({n.op, n.op, {}, n.name, 0, 0, -1, -1, false, {}});
-      Row& o = ops[it->second];
-      const double basis = have_warm ? n.warm : n.first;
-      const auto& slowest = rows[at.at(o.slowest_node)];
-      if (basis > (have_warm ? slowest.warm : slowest.first)) o.slowest_node = n.name;
-      o.calls += n.calls;
-      ++o.nodes;
-      if (n.warm >= 0) o.warm = std::max(o.warm, 0.0) + n.warm;
-      if (n.first >= 0) o.first = std::max(o.first, 0.0) + n.first;
-    }
-    rows = std::move(ops);
-  }
-  double total = 0;
-  for (const Row& r : rows) total += std::max(0.0, have_warm ? r.warm : r.first);
-
   model_items_->clear();
-  if (view_ == View::Builds) {
+  if (view_ == View::Builds)
     show_builds(p);
-  } else {
-    if (view_ == View::Nodes)
-      model_items_->setHorizontalHeaderLabels({tr("Node"), tr("Warm ms"), tr("First ms"), tr("%"),
-                                               tr("Op"), tr("Backend"), tr("Calls")});
-    else
-      model_items_->setHorizontalHeaderLabels(
-          {tr("Op"), tr("Warm ms"), tr("First ms"), tr("%"), tr("Calls"), tr("Nodes")});
-    for (const Row& r : rows) {
-      const double basis = have_warm ? r.warm : r.first;
-      const double share = total > 0 && basis >= 0 ? 100.0 * basis / total : -1;
-      QList<QStandardItem*> items;
-      if (view_ == View::Nodes) {
-        QStandardItem* backend = text_item(
-            QString::fromStdString(r.backend) + (r.fallback ? tr(" (fallback)") : QString()) +
-            (r.fused_into.empty()
-                 ? QString()
-                 : tr(", fused into %1").arg(QString::fromStdString(r.fused_into))));
-        backend->setForeground(backend_colour(r.backend).darker(150));
-        items = {text_item(QString::fromStdString(r.name)),
-                 number_item(r.warm, 3),
-                 number_item(r.first, 3),
-                 number_item(share, 1),
-                 text_item(QString::fromStdString(r.op)),
-                 backend,
-                 number_item(r.calls, 0)};
-      } else {
-        items = {text_item(QString::fromStdString(r.name)),
-                 number_item(r.warm, 3),
-                 number_item(r.first, 3),
-                 number_item(share, 1),
-                 number_item(r.calls, 0),
-                 number_item(r.nodes, 0)};
-      }
-      for (auto* it : items) it->setData(QString::fromStdString(r.slowest_node), kNodeRole);
-      items.front()->setToolTip(QString::fromStdString(r.name));
-      model_items_->appendRow(items);
-    }
-  }
+  else
+    show_rows(p);
   if (!user_sorted_) table_->sortByColumn(default_sort_column(), Qt::DescendingOrder);
   table_->resizeColumnsToContents();
   if (view_ == View::Nodes)
@@ -350,8 +276,85 @@ void ProfileDock::rebuild() {
     if (have_warm && p->warm.gl.present) parts << tr("<b>gl warm run</b>: ") + gl_text(p->warm.gl);
     gl_->setText(parts.join("<br>"));
   }
+}
 
-  if (view_ == View::Builds) return;  // show_builds drew its chart
+void ProfileDock::show_rows(const Profiles* p) {
+  const bool have_warm = p && p->warm.present, have_first = p && p->first.present;
+
+  // Per node, in execution order; a node a loop runs often adds up.
+  std::vector<Row> rows;
+  std::unordered_map<std::string, std::size_t> at;
+  auto add = [&](const std::vector<NodeRun>& nodes, bool warm) {
+    for (const auto& n : nodes) {
+      auto [it, fresh] = at.emplace(n.node, rows.size());
+      if (fresh)
+        rows.push_back({n.node, n.op, n.backend, n.node, 0, 1, -1, -1, n.fallback, n.fused_into});
+      Row& row = rows[it->second];
+      double& ms = warm ? row.warm : row.first;
+      ms = std::max(ms, 0.0) + n.ms;
+      if (warm || !have_warm) ++row.calls;
+      if (warm) row.backend = n.backend, row.fallback = n.fallback, row.fused_into = n.fused_into;
+    }
+  };
+  if (have_warm) add(p->warm.nodes, true);
+  if (have_first) add(p->first.nodes, false);
+
+  if (view_ == View::Ops) {
+    std::vector<Row> ops;
+    std::unordered_map<std::string, std::size_t> op_at;
+    for (const Row& n : rows) {
+      auto [it, fresh] = op_at.emplace(n.op, ops.size());
+      if (fresh) ops.push_back({n.op, n.op, {}, n.name, 0, 0, -1, -1, false, {}});
+      Row& o = ops[it->second];
+      const double basis = have_warm ? n.warm : n.first;
+      const auto& slowest = rows[at.at(o.slowest_node)];
+      if (basis > (have_warm ? slowest.warm : slowest.first)) o.slowest_node = n.name;
+      o.calls += n.calls;
+      ++o.nodes;
+      if (n.warm >= 0) o.warm = std::max(o.warm, 0.0) + n.warm;
+      if (n.first >= 0) o.first = std::max(o.first, 0.0) + n.first;
+    }
+    rows = std::move(ops);
+  }
+  double total = 0;
+  for (const Row& r : rows) total += std::max(0.0, have_warm ? r.warm : r.first);
+
+  if (view_ == View::Nodes)
+    model_items_->setHorizontalHeaderLabels(
+        {tr("Node"), tr("Warm ms"), tr("First ms"), tr("%"), tr("Op"), tr("Backend"), tr("Calls")});
+  else
+    model_items_->setHorizontalHeaderLabels(
+        {tr("Op"), tr("Warm ms"), tr("First ms"), tr("%"), tr("Calls"), tr("Nodes")});
+  for (const Row& r : rows) {
+    const double basis = have_warm ? r.warm : r.first;
+    const double share = total > 0 && basis >= 0 ? 100.0 * basis / total : -1;
+    QList<QStandardItem*> items;
+    if (view_ == View::Nodes) {
+      QStandardItem* backend = text_item(
+          QString::fromStdString(r.backend) + (r.fallback ? tr(" (fallback)") : QString()) +
+          (r.fused_into.empty() ? QString()
+                                : tr(", fused into %1").arg(QString::fromStdString(r.fused_into))));
+      backend->setForeground(backend_colour(r.backend).darker(150));
+      items = {text_item(QString::fromStdString(r.name)),
+               number_item(r.warm, 3),
+               number_item(r.first, 3),
+               number_item(share, 1),
+               text_item(QString::fromStdString(r.op)),
+               backend,
+               number_item(r.calls, 0)};
+    } else {
+      items = {text_item(QString::fromStdString(r.name)),
+               number_item(r.warm, 3),
+               number_item(r.first, 3),
+               number_item(share, 1),
+               number_item(r.calls, 0),
+               number_item(r.nodes, 0)};
+    }
+    for (auto* it : items) it->setData(QString::fromStdString(r.slowest_node), kNodeRole);
+    items.front()->setToolTip(QString::fromStdString(r.name));
+    model_items_->appendRow(items);
+  }
+
   // The chart: the top rows by the time the table is sorted by by default, first run pale.
   std::vector<const Row*> order;
   for (const Row& r : rows) order.push_back(&r);

@@ -74,7 +74,8 @@ class ProfileDock : public QDockWidget {
     Profile first, warm;
   };
   void rebuild();
-  // The Builds view's table and chart.
+  // The table and chart of the Nodes and Ops views, and of the Builds view.
+  void show_rows(const Profiles* p);
   void show_builds(const Profiles* p);
   void activate(const QModelIndex& proxy_index);
   const Profiles* current() const;
