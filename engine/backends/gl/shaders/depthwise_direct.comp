@@ -50,6 +50,12 @@ void main() {
   } else {
     TAPS(MAD_F64)
   }
-  for (int p = 0; p < PW; ++p)
-    if (ow0 + p < OUT_W) store_out(n, oh, ow0 + p, s, epilogue(acc[p], n, oh, ow0 + p, s));
+  // One copy of the epilogue and the store, as in conv_direct.comp.
+  SliceTerms t = slice_terms(s);
+  int pixels = min(PW, OUT_W - ow0);
+  for (int p = 0; p < pixels; ++p) {
+    vec4 v = acc[0];
+    for (int q = 1; q < PW; ++q) v = p == q ? acc[q] : v;
+    store_out(n, oh, ow0 + p, s, epilogue(v, t, n, oh, ow0 + p, s));
+  }
 }

@@ -38,10 +38,10 @@ vec4 load_b(int k, int s, int bz) {
   int kh = tap / KW, kw = tap - kh * KW;
   return load_in1(kh, kw, ci, s);
 }
-void store_row(int row, int bz, int s, vec4 v) {
+void store_row(int row, int bz, int s, SliceTerms st, vec4 v) {
   int ow = row % OUT_W, t = row / OUT_W;
   int n = t / OUT_H, h = t % OUT_H;
-  store_out(n, h, ow, s, epilogue(v, n, h, ow, s));
+  store_out(n, h, ow, s, epilogue(v, st, n, h, ow, s));
 }
 #else
 #define ROWS OUT_W
@@ -52,9 +52,9 @@ vec4 load_b(int k, int s, int bz) {
   if (k >= IN0_C) return vec4(0.0);
   return load_in1(g_bn, g_bh, k, s);
 }
-void store_row(int row, int bz, int s, vec4 v) {
+void store_row(int row, int bz, int s, SliceTerms st, vec4 v) {
   int n = bz / OUT_H, h = bz % OUT_H;
-  store_out(n, h, row, s, epilogue(v, n, h, row, s));
+  store_out(n, h, row, s, epilogue(v, st, n, h, row, s));
 }
 #endif
 
@@ -164,8 +164,9 @@ void main() {
   }
   int s = s0 + ly, r = row0 + 4 * lx;
   if (s >= OUT_C4) return;
-  if (r < ROWS) store_row(r, bz, s, acc0);
-  if (r + 1 < ROWS) store_row(r + 1, bz, s, acc1);
-  if (r + 2 < ROWS) store_row(r + 2, bz, s, acc2);
-  if (r + 3 < ROWS) store_row(r + 3, bz, s, acc3);
+  SliceTerms st = slice_terms(s);
+  if (r < ROWS) store_row(r, bz, s, st, acc0);
+  if (r + 1 < ROWS) store_row(r + 1, bz, s, st, acc1);
+  if (r + 2 < ROWS) store_row(r + 2, bz, s, st, acc2);
+  if (r + 3 < ROWS) store_row(r + 3, bz, s, st, acc3);
 }

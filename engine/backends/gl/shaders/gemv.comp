@@ -49,5 +49,6 @@ void main() {
       }
     }
   }
-  for (int m = 0; m < M; ++m) store_out(n, h, m, s, epilogue(acc[m], n, h, m, s));
+  SliceTerms t = slice_terms(s);
+  for (int m = 0; m < M; ++m) store_out(n, h, m, s, epilogue(acc[m], t, n, h, m, s));
 }
