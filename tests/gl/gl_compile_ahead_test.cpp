@@ -4,7 +4,9 @@
 // programs (flag gl.compile_threads, llvmpipe), and the outputs equal those of the same model run
 // with compile-ahead off. A Cancel thrown from a progress report
 // stops the run as a cancellation (no cpu fallback, no warning), and the next run gives the same
-// outputs (weights repacked by kept dispatches are not lost).
+// outputs (weights repacked by kept dispatches are not lost). Builds for a later run (the other
+// precision's kernels) run on a worker of the lowest priority, builds for this run on the others.
+#include <sys/resource.h>
 #include <QtTest>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 
 #include "backends/all_backends.h"
 #include "backends/gl/gl_backend.h"
+#include "backends/gl/program_warmer.h"
 #include "core/error.h"
 #include "graph/build.h"
 #include "io/deterministic_input.h"
@@ -161,6 +164,28 @@ class GlCompileAheadTest : public QObject {
     const auto plain = ex_off.run(inputs_);
     QCOMPARE(off.gl->stats().built_ahead, std::int64_t{0});
     QVERIFY2(same(ahead, plain), "outputs differ with compile-ahead on and off");
+  }
+
+  void laterBuildsRunAtTheLowestPriority() {
+#ifndef __linux__
+    QSKIP("nice values per thread are Linux's");
+#else
+    std::string reason;
+    auto ctx = gl::GlContext::create(reason);
+    QVERIFY2(ctx, reason.c_str());
+    const int base = getpriority(PRIO_PROCESS, 0);
+    gl::ProgramWarmer w(*ctx, 1);
+    QCOMPARE(w.workers(), 1);
+    gl::WarmJob later;
+    later.for_later = true;
+    // A later build queued first must not hold back this run's, which goes to the other worker.
+    auto b = w.submit(later), a = w.submit(gl::WarmJob{});
+    QVERIFY(w.wait_for(*a, 30000) && w.wait_for(*b, 30000));
+    QCOMPARE(a->nice, base);
+    QCOMPARE(b->nice, 19);
+    // Taken back while queued, from either queue.
+    w.cancel_all();
+#endif
   }
 
   void cancelFromAProgressReportIsACancellation() {

@@ -1,5 +1,8 @@
 #include "backends/gl/program_warmer.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <map>
 #include <tuple>
@@ -77,7 +80,14 @@ ProgramWarmer::ProgramWarmer(const GlContext& engine_ctx, int threads) {
     std::string reason;
     auto ctx = GlContext::create_shared(engine_ctx, reason);
     if (!ctx) break;  // the driver gives no more contexts: fewer workers
-    threads_.emplace_back([this, ctx = std::move(ctx)]() mutable { work(std::move(ctx)); });
+    threads_.emplace_back([this, ctx = std::move(ctx)]() mutable { work(std::move(ctx), false); });
+  }
+  if (threads_.empty()) return;
+  std::string reason;
+  if (auto ctx = GlContext::create_shared(engine_ctx, reason)) {
+    has_background_ = true;
+    background_ =
+        std::thread([this, ctx = std::move(ctx)]() mutable { work(std::move(ctx), true); });
   }
 }
 
@@ -85,11 +95,14 @@ ProgramWarmer::~ProgramWarmer() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
-    for (auto& t : queue_) t->state = WarmTicket::State::TakenBack;
-    queue_.clear();
+    for (auto* q : {&queue_, &later_queue_}) {
+      for (auto& t : *q) t->state = WarmTicket::State::TakenBack;
+      q->clear();
+    }
   }
   wake_.notify_all();
   for (std::thread& t : threads_) t.join();
+  if (background_.joinable()) background_.join();
 }
 
 std::shared_ptr<WarmTicket> ProgramWarmer::submit(WarmJob job) {
@@ -97,20 +110,18 @@ std::shared_ptr<WarmTicket> ProgramWarmer::submit(WarmJob job) {
   t->job = std::move(job);
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back(t);
+    (t->job.for_later && has_background_ ? later_queue_ : queue_).push_back(t);
   }
-  wake_.notify_one();
+  // All: a worker of the other kind may be the one woken.
+  wake_.notify_all();
   return t;
 }
 
 bool ProgramWarmer::take_back(WarmTicket& t) {
   std::lock_guard lock(mutex_);
   if (t.state != WarmTicket::State::Queued) return t.state == WarmTicket::State::TakenBack;
-  for (auto it = queue_.begin(); it != queue_.end(); ++it)
-    if (it->get() == &t) {
-      queue_.erase(it);
-      break;
-    }
+  for (auto* q : {&queue_, &later_queue_})
+    std::erase_if(*q, [&](const std::shared_ptr<WarmTicket>& p) { return p.get() == &t; });
   t.state = WarmTicket::State::TakenBack;
   return true;
 }
@@ -124,12 +135,24 @@ bool ProgramWarmer::wait_for(const WarmTicket& t, int timeout_ms) {
 
 void ProgramWarmer::cancel_all() {
   std::unique_lock lock(mutex_);
-  for (auto& t : queue_) t->state = WarmTicket::State::TakenBack;
-  queue_.clear();
+  for (auto* q : {&queue_, &later_queue_}) {
+    for (auto& t : *q) t->state = WarmTicket::State::TakenBack;
+    q->clear();
+  }
   done_.wait(lock, [&] { return running_ == 0; });
 }
 
-void ProgramWarmer::work(std::shared_ptr<GlContext> ctx) {
+void ProgramWarmer::work(std::shared_ptr<GlContext> ctx, bool background) {
+#ifdef __linux__
+  // Linux gives each thread its own nice value (PRIO_PROCESS with a thread id); elsewhere this
+  // would lower the whole process, so the background worker keeps the default there.
+  if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+#endif
+  auto& queue = background ? later_queue_ : queue_;
+  int nice = 0;
+#ifdef __linux__
+  nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+#endif
   // The bound client API is per thread (OpenGL ES on a new one): without this, EGL and libepoxy
   // would find no current desktop GL context here.
   const bool current = eglBindAPI(EGL_OPENGL_API) && ctx->try_make_current();
@@ -139,10 +162,10 @@ void ProgramWarmer::work(std::shared_ptr<GlContext> ctx) {
       std::shared_ptr<WarmTicket> t;
       {
         std::unique_lock lock(mutex_);
-        wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+        wake_.wait(lock, [&] { return stop_ || !queue.empty(); });
         if (stop_) break;
-        t = std::move(queue_.front());
-        queue_.pop_front();
+        t = std::move(queue.front());
+        queue.pop_front();
         t->state = WarmTicket::State::Running;
         ++running_;
       }
@@ -165,6 +188,7 @@ void ProgramWarmer::work(std::shared_ptr<GlContext> ctx) {
         t->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                     .count();
         t->error = std::move(error);
+        t->nice = nice;
         t->state = WarmTicket::State::Done;
         --running_;
       }

@@ -58,18 +58,26 @@ struct WarmTicket {
   WarmJob job;
   double ms = 0;      // the warm-up's wall time on its worker
   std::string error;  // what went wrong, when it did (the engine's dispatch then builds it)
+  int nice = 0;       // the nice value of the worker that ran it (Linux's, per thread; else 0)
 };
 
+// Jobs for a later run (WarmJob::for_later: the other precision's kernels, built after a first
+// run) go to a worker of their own at the lowest CPU priority (nice 19), so that they take no core
+// from the runs that follow: on the run's workers they made those runs up to half slower while
+// they lasted (movenet-lightning on llvmpipe, cold process: 85-93 ms a run for the first four to
+// six runs, then 55; 57-62 ms throughout with the background worker). A run that needs one of
+// them takes it back while still queued, or waits for it (the worker then has the cores).
 class ProgramWarmer {
  public:
-  // Starts `threads` workers, each with a context sharing `engine_ctx`; fewer (maybe none) when
-  // the driver refuses more contexts. Call on the engine's thread.
+  // Starts `threads` workers and the background one, each with a context sharing `engine_ctx`;
+  // fewer (maybe none) when the driver refuses more contexts. Call on the engine's thread.
   ProgramWarmer(const GlContext& engine_ctx, int threads);
   // Drops queued jobs, waits for running ones and joins the workers.
   ~ProgramWarmer();
   ProgramWarmer(const ProgramWarmer&) = delete;
   ProgramWarmer& operator=(const ProgramWarmer&) = delete;
 
+  // The workers of this run's jobs (the background worker not counted).
   int workers() const { return static_cast<int>(threads_.size()); }
   std::shared_ptr<WarmTicket> submit(WarmJob job);
   // Takes a job back while it is still queued (true): the caller then builds it itself.
@@ -81,14 +89,18 @@ class ProgramWarmer {
   void cancel_all();
 
  private:
-  void work(std::shared_ptr<GlContext> ctx);
+  void work(std::shared_ptr<GlContext> ctx, bool background);
 
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   std::deque<std::shared_ptr<WarmTicket>> queue_;
+  // Jobs for later runs, when the background worker exists (else they join queue_).
+  std::deque<std::shared_ptr<WarmTicket>> later_queue_;
+  bool has_background_ = false;
   int running_ = 0;
   bool stop_ = false;
   std::vector<std::thread> threads_;
+  std::thread background_;
 };
 
 }  // namespace tfjsi::gl
