@@ -245,8 +245,8 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
                         std::to_string(f[2]) + " channels");
   const std::int64_t slices = kConvSlices;
   if (const GlTensorData* weights = packed_conv_weights(c, f, slices)) {
-    // The stems (fewer than four input channels) skip the empty lanes and unroll their whole
-    // windows into straight code (the shader says why): code paths. Other windows keep their taps
+    // The stems (fewer than four input channels) skip the empty lanes and run each tap as straight
+    // code, their window loops kept as loops by uniform bounds (the shader says why). Other windows keep their taps
     // unrolled and take strides and dilations as uniforms (measured: the tap loops as uniforms
     // cost 5-15% of warm runs), but for small layers, which share one program with the whole
     // window as uniforms where their window has no program yet (uses_shared_program).
@@ -256,8 +256,11 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
       call.shader = "conv_direct.comp";
       // in1 is the packed filter, so the epilogue's bias and alpha stay in2 and in3.
       call.inputs = {&c.tex(0), weights};
-      if (stem)
+      if (stem) {
         set_window(call, w);
+        call.set_int("KH_RUN", w.k_h);
+        call.set_int("KW_RUN", w.k_w);
+      }
       else if (shared)
         set_window_uniforms(call, w);
       else

@@ -8,11 +8,11 @@
 // Summation is gemm_tiled.comp's: per output, one product at a time in (kh, kw, ci) order, each
 // exact and rounded once into the fp32 sum (fma() where it rounds once, doubles where it does not).
 // Taps past the input's edge add nothing.
-// Specialised by #define: the window size (KH, KW: llvmpipe unrolls the tap loops), the tile
-// PW x PS (register arrays) and IN0_FEW_LANES, whose stems also get their strides and dilations as
-// #defines. Shapes, paddings and the other windows' strides and dilations are uniforms. Small
-// layers without a program of their own window share one that takes KH and KW as uniforms too
-// (ops_conv.cpp, uses_shared_program).
+// Specialised by #define: the window size (KH, KW: llvmpipe unrolls the tap loops, but for the
+// stems'), the tile PW x PS (register arrays) and IN0_FEW_LANES, whose stems also get their
+// strides and dilations as #defines. Shapes, paddings and the other windows' strides and
+// dilations are uniforms. Small layers without a program of their own window share one that takes
+// KH and KW as uniforms too (ops_conv.cpp, uses_shared_program).
 #define OWT ((OUT_W + PW - 1) / PW)
 
 
@@ -24,23 +24,29 @@
 // and the packed filter: skip them, as TF.js never adds those products. The test is a constant
 // there; with more channels it would be a branch in the loop, which costs llvmpipe more than the
 // products it saves.
-// The input's slices, a constant with few lanes (one slice): the loop over them is then unrolled
-// with the window's, and the taps run as straight code (a loop of unknown length inside each
-// tap cost llvmpipe a masked copy of every accumulator per tap; the stems of blazeface, movenet
-// and selfie).
+// The input's slices, a constant with few lanes (one slice): each tap then runs as straight code
+// (a loop of unknown length inside each tap cost llvmpipe a masked copy of every accumulator per
+// tap; the stems of blazeface, movenet and selfie). The stem's window loops take their bounds
+// from uniforms (KH_RUN, KW_RUN, the same as KH and KW), so that the compiler keeps them loops:
+// unrolled, a 3x3 stem's nine taps doubled its build on llvmpipe (selfie's and movenet's stems
+// 236-239 -> 118-128 ms), for no warm speed measured (the stem is one layer of many).
 #if IN0_FEW_LANES
 #define LANE_LIVE(j) ((j) < IN0_FEW_LANES)
 #define IN_SLICES 1
+#define KH_LOOP KH_RUN
+#define KW_LOOP KW_RUN
 #else
 #define LANE_LIVE(j) true
 #define IN_SLICES IN0_C4
+#define KH_LOOP KH
+#define KW_LOOP KW
 #endif
 
 #define TAPS(MAD)                                                                   \
-  for (int kh = 0; kh < KH; ++kh) {                                                 \
+  for (int kh = 0; kh < KH_LOOP; ++kh) {                                            \
     int ih = oh * SH - PAD_T + kh * DH;                                             \
     if (ih < 0 || ih >= IN0_H) continue;                                            \
-    for (int kw = 0; kw < KW; ++kw) {                                               \
+    for (int kw = 0; kw < KW_LOOP; ++kw) {                                          \
       int base = (kh * KW + kw) * IN_SLICES * 4;                                    \
       for (int c4 = 0; c4 < IN_SLICES; ++c4) {                                      \
         vec4 x[PW];                                                                 \
