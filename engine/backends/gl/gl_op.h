@@ -213,8 +213,8 @@ std::string def_symbol(std::string_view name, std::string_view symbol);
 
 // The activation `a` of a kernel that applies ACT (epilogue.glsl, binary.comp, unary.comp):
 // #define ACT ACT_LINEAR with its uniforms for none, relu, relu6 and leaky (slope `alpha`), so that
-// they share one program; the macro of `a` otherwise (Prelu: the caller binds the alpha).
-void set_activation(KernelCall& call, Activation a, float alpha);
+// they share one program (true); the macro of `a` otherwise (Prelu: the caller binds the alpha).
+bool set_activation(KernelCall& call, Activation a, float alpha);
 // unary.comp applying `op` (OP_EXP, ...; OP_ACT applies `act` with `alpha`) to x into `out`.
 KernelCall unary_call(std::string_view op, Activation act, float alpha, const GlTensorData& x,
                       GlTensorData& out);

@@ -43,7 +43,7 @@ void set_addend(OpContext& c, KernelCall& call, std::optional<std::size_t> k, bo
   call.defines += def("ADDEND", std::int64_t{k ? (after_activation ? 2 : 1) : 0});
 }
 
-void set_activation(KernelCall& call, Activation a, float alpha) {
+bool set_activation(KernelCall& call, Activation a, float alpha) {
   const float inf = std::numeric_limits<float>::infinity();
   float slope = 1, ceiling = inf;
   bool zero_neg = false;
@@ -61,12 +61,13 @@ void set_activation(KernelCall& call, Activation a, float alpha) {
       break;
     default:
       call.defines += def_symbol("ACT", glsl_macro(a));
-      return;
+      return false;
   }
   call.defines += def_symbol("ACT", glsl_macro(Activation::Linear));
   call.set_float("ACT_SLOPE", slope);
   call.set_float("ACT_CEILING", ceiling);
   call.set_int("ACT_ZERO_NEG", zero_neg);
+  return true;
 }
 
 std::string def_symbol(std::string_view name, std::string_view symbol) {

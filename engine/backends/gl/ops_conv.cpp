@@ -100,17 +100,21 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
   set_addend(c, call, e.addend ? std::optional(e.addend_input()) : std::nullopt,
              e.addend_after_activation, out_shape);
   call.defines += def("ALPHA_SPLAT", std::int64_t{alpha_splat});
-  set_activation(call, act, e.leaky_alpha);
-  if (act == Activation::HardSwish) {
-    call.set_float("HARD_SWISH_SCALE", e.hard_swish_scale);
-    call.set_float("HARD_SWISH_SHIFT", e.hard_swish_shift);
+  // A hard swish (no transcendental) is one of ACT_LINEAR's: chosen by the uniform
+  // ACT_HARD_SWISH_ON (its formula's result computed and kept, or not), so a MobileNet v3's
+  // convolutions with and without one share a program (selfie: 17 -> 16 builds).
+  const bool hard_swish = act == Activation::HardSwish;
+  if (set_activation(call, hard_swish ? Activation::None : act, e.leaky_alpha)) {
+    call.set_int("ACT_HARD_SWISH_ON", hard_swish && apply);
+    call.set_float("HARD_SWISH_SCALE", hard_swish ? e.hard_swish_scale : 0.f);
+    call.set_float("HARD_SWISH_SHIFT", hard_swish ? e.hard_swish_shift : 0.f);
   }
   // Where fp16 following webgl would run the bias add or this activation apart, their kernels
   // are built ahead too: a Prelu's and a hard swish's steps are binary kernels (a hard swish's
   // clip is fused into one), the others their own activation's.
   const bool ahead = c.follow_webgl() && !c.half_between();
   if (switched_by_uniform(act)) {
-    call.set_int("ACT_APPLY", apply);
+    if (!hard_swish) call.set_int("ACT_APPLY", apply);
     if (apply && ahead) {
       if (act == Activation::Prelu || act == Activation::HardSwish)
         call.apart_binary = true;
@@ -246,10 +250,10 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
   const std::int64_t slices = kConvSlices;
   if (const GlTensorData* weights = packed_conv_weights(c, f, slices)) {
     // The stems (fewer than four input channels) skip the empty lanes and run each tap as straight
-    // code, their window loops kept as loops by uniform bounds (the shader says why). Other windows keep their taps
-    // unrolled and take strides and dilations as uniforms (measured: the tap loops as uniforms
-    // cost 5-15% of warm runs), but for small layers, which share one program with the whole
-    // window as uniforms where their window has no program yet (uses_shared_program).
+    // code, their window loops kept as loops by uniform bounds (the shader says why). Other windows
+    // keep their taps unrolled and take strides and dilations as uniforms (measured: the tap loops
+    // as uniforms cost 5-15% of warm runs), but for small layers, which share one program with the
+    // whole window as uniforms where their window has no program yet (uses_shared_program).
     const bool stem = x[3] < 4;
     auto kernel = [&](bool shared) {
       KernelCall call;
@@ -260,8 +264,7 @@ std::vector<runtime::TensorView> conv(OpContext& c, bool fused) {
         set_window(call, w);
         call.set_int("KH_RUN", w.k_h);
         call.set_int("KW_RUN", w.k_w);
-      }
-      else if (shared)
+      } else if (shared)
         set_window_uniforms(call, w);
       else
         set_window_taps(call, w);
