@@ -344,6 +344,9 @@ std::vector<runtime::TensorView> depthwise(OpContext& c, bool fused) {
     if (path == Path::Direct) {
       call.shader = "depthwise_direct.comp";
       call.defines += def("PW", kDepthwisePixels);
+      // Emulated fp16: its store rounds (OUT_HALF), so the convolution after it, which cannot
+      // round what it loads, needs no rounding pass (blazeface: 32 passes a run fewer).
+      c.add_lazy_rounding(call, 0);
     } else {
       call.shader = "depthwise.comp";
       call.defines += def("SMALL", std::int64_t{path == Path::Small});

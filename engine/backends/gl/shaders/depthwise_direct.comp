@@ -8,7 +8,8 @@
 // rounded once into the fp32 sum. Taps past the input's edge are skipped, not multiplied by a
 // zero: an infinite weight (fp16 overflow) would make NaN of them.
 // Specialised by #define: the window (KH, KW, strides, dilations: NCOL sizes the row it keeps)
-// and PW. Shapes and paddings are uniforms.
+// and PW. Shapes and paddings are uniforms. LAZY_HALF (emulated fp16 storage): the uniform OUT_HALF
+// rounds the store, one copy of the rounding code (the store loop's).
 #define OWT ((OUT_W + PW - 1) / PW)
 #define NCOL ((PW - 1) * SW + (KW - 1) * DW + 1)
 
@@ -56,6 +57,11 @@ void main() {
   for (int p = 0; p < pixels; ++p) {
     vec4 v = acc[0];
     for (int q = 1; q < PW; ++q) v = p == q ? acc[q] : v;
-    store_out(n, oh, ow0 + p, s, epilogue(v, t, n, oh, ow0 + p, s));
+    vec4 y = epilogue(v, t, n, oh, ow0 + p, s);
+#if LAZY_HALF
+    // Emulated fp16 storage: the store rounds as an RGBA16F texture would (fp16_storage.h).
+    if (OUT_HALF != 0) y = half_round(y);
+#endif
+    store_out(n, oh, ow0 + p, s, y);
   }
 }
