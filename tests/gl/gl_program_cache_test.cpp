@@ -13,6 +13,7 @@
 
 #include "gl/gl_test_util.h"
 #include "model/bundle.h"
+#include "ops/fusion.h"
 #include "support/test_support.h"
 
 using namespace tfjsi;
@@ -168,9 +169,10 @@ class GlProgramCacheTest : public QObject {
   }
 
   // What differs only in a uniform shares a program: a fused convolution without activation,
-  // with Relu, Relu6 and LeakyRelu (the activation's parameters are uniforms); Add, Sub, Mul,
-  // RealDiv, Maximum, Minimum and SquaredDifference (the op is a uniform); the standalone Relu,
-  // Relu6 and LeakyRelu. Each still matches cpu, on values that cross every activation's kinks.
+  // with Relu, Relu6, LeakyRelu and a hard swish (the activation's parameters are uniforms); Add,
+  // Sub, Mul, RealDiv, Maximum, Minimum and SquaredDifference (the op is a uniform); the standalone
+  // Relu, Relu6 and LeakyRelu. Each still matches cpu, on values that cross every activation's
+  // kinks.
   void activations_and_ops_share_programs() {
     test::GlFixture f;
     QVERIFY2(f.gl->availability().available, f.gl->availability().reason.c_str());
@@ -190,14 +192,21 @@ class GlProgramCacheTest : public QObject {
       if (std::string(act) == "LeakyRelu") n.attrs["leakyrelu_alpha"] = 0.3f;
       convs.push_back(n);
     }
-    one_program(convs,
-                {x, test::random_tensor({3, 3, 8, 6}, 2), test::random_tensor({6}, 3, -4.f, 4.f)},
-                "_FusedConv2D");
+    const std::vector<HostTensor> conv_in{x, test::random_tensor({3, 3, 8, 6}, 2),
+                                          test::random_tensor({6}, 3, -4.f, 4.f)};
+    one_program(convs, conv_in, "_FusedConv2D");
     std::vector<graph::Node> binaries;
     for (const auto& op :
          {"AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "SquaredDifference"})
       binaries.push_back(test::make_node(op, 2));
     one_program(binaries, {x, test::random_tensor({8}, 4, 0.5f, 2.f)}, "binary");
+    // A converted Keras hard swish fused into the convolution (as gl's fusion leaves it): after
+    // the binary ops, whose program its run links for fp16, which runs a hard swish's steps apart.
+    graph::Node hard_swish = conv_node();
+    hard_swish.attrs["fused_ops"] = std::vector<std::string>{"BiasAdd"};
+    hard_swish.attrs[std::string(ops::kFusedHardSwishScale)] = 1.f / 6;
+    hard_swish.attrs[std::string(ops::kFusedHardSwishShift)] = 3.f;
+    one_program({convs.front(), hard_swish}, conv_in, "_FusedConv2D with and without a hard swish");
     graph::Node leaky = test::make_node("LeakyRelu");
     leaky.attrs["alpha"] = 0.1f;
     one_program({test::make_node("Relu"), test::make_node("Relu6"), leaky}, {x}, "unary");
