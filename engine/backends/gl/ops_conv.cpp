@@ -104,7 +104,8 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
   // ACT_HARD_SWISH_ON (its formula's result computed and kept, or not), so a MobileNet v3's
   // convolutions with and without one share a program (selfie: 17 -> 16 builds).
   const bool hard_swish = act == Activation::HardSwish;
-  if (set_activation(call, hard_swish ? Activation::None : act, e.leaky_alpha)) {
+  const bool linear = set_activation(call, hard_swish ? Activation::None : act, e.leaky_alpha);
+  if (linear) {
     call.set_int("ACT_HARD_SWISH_ON", hard_swish && apply);
     call.set_float("HARD_SWISH_SCALE", hard_swish ? e.hard_swish_scale : 0.f);
     call.set_float("HARD_SWISH_SHIFT", hard_swish ? e.hard_swish_shift : 0.f);
@@ -114,7 +115,8 @@ void add_epilogue(OpContext& c, KernelCall& call, const Shape& out_shape, bool f
   // clip is fused into one), the others their own activation's.
   const bool ahead = c.follow_webgl() && !c.half_between();
   if (switched_by_uniform(act)) {
-    if (!hard_swish) call.set_int("ACT_APPLY", apply);
+    // ACT_LINEAR's uniforms switch it off themselves; the other ACT macros read ACT_APPLY.
+    if (!linear) call.set_int("ACT_APPLY", apply);
     if (apply && ahead) {
       if (act == Activation::Prelu || act == Activation::HardSwish)
         call.apart_binary = true;

@@ -95,10 +95,7 @@ ProgramWarmer::~ProgramWarmer() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
-    for (auto* q : {&queue_, &later_queue_}) {
-      for (auto& t : *q) t->state = WarmTicket::State::TakenBack;
-      q->clear();
-    }
+    drop_queued();
   }
   wake_.notify_all();
   for (std::thread& t : threads_) t.join();
@@ -133,26 +130,29 @@ bool ProgramWarmer::wait_for(const WarmTicket& t, int timeout_ms) {
   });
 }
 
-void ProgramWarmer::cancel_all() {
-  std::unique_lock lock(mutex_);
+void ProgramWarmer::drop_queued() {
   for (auto* q : {&queue_, &later_queue_}) {
     for (auto& t : *q) t->state = WarmTicket::State::TakenBack;
     q->clear();
   }
+}
+
+void ProgramWarmer::cancel_all() {
+  std::unique_lock lock(mutex_);
+  drop_queued();
   done_.wait(lock, [&] { return running_ == 0; });
 }
 
 void ProgramWarmer::work(std::shared_ptr<GlContext> ctx, bool background) {
+  int nice = 0;
 #ifdef __linux__
   // Linux gives each thread its own nice value (PRIO_PROCESS with a thread id); elsewhere this
   // would lower the whole process, so the background worker keeps the default there.
-  if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+  const auto tid = static_cast<id_t>(gettid());
+  if (background) setpriority(PRIO_PROCESS, tid, 19);
+  nice = getpriority(PRIO_PROCESS, tid);
 #endif
   auto& queue = background ? later_queue_ : queue_;
-  int nice = 0;
-#ifdef __linux__
-  nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
-#endif
   // The bound client API is per thread (OpenGL ES on a new one): without this, EGL and libepoxy
   // would find no current desktop GL context here.
   const bool current = eglBindAPI(EGL_OPENGL_API) && ctx->try_make_current();

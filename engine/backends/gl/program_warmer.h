@@ -90,6 +90,8 @@ class ProgramWarmer {
 
  private:
   void work(std::shared_ptr<GlContext> ctx, bool background);
+  // Marks every queued job TakenBack and empties both queues; call with mutex_ held.
+  void drop_queued();
 
   std::mutex mutex_;
   std::condition_variable wake_, done_;
