@@ -7,8 +7,10 @@ For each model, one after the other and alternating which side goes first, in fp
     WEBGL_FORCE_F16_TEXTURES=true (WEBGL_RENDER_FLOAT32_ENABLED=false), checked by a probe;
   - ours: `tfjsi bench MODEL --backend gl [--precision fp16] --json` in a fresh process with a new
     XDG_CACHE_HOME and MESA_SHADER_CACHE_DIR (cold), the same again on the caches it left (warm
-    cache), and in fp16 also once on the fp32 run's caches (precision switch); then `tfjsi run
-    --backend gl --out DIR` for the outputs (untimed).
+    cache), and in fp16 also once on the fp32 run's caches (precision switch, a second process)
+    and once as a live switch (`--switch-from fp32` on fresh caches: a cold fp32 first run, then
+    fp16 in the same process, as the app switches); then `tfjsi run --backend gl --out DIR` for
+    the outputs (untimed).
 Both sides are fed the golden inputs of tests/reference (DESIGN.md's deterministic generator, with
 input-overrides.json), and both sides' first-run outputs are compared with TF.js cpu's golden
 outputs: for each float output max|x - golden| / max(1, max|golden|), the largest over a model's
@@ -169,9 +171,9 @@ def ours_env(cache):
                 MESA_SHADER_CACHE_DIR=os.path.join(cache, "mesa_shader_cache"))
 
 
-def ours_bench(args, model, inputs, precision, cache):
+def ours_bench(args, model, inputs, precision, cache, extra=()):
     cmd = [args.tfjsi, "bench", model, "--backend", "gl", "--precision", precision, "--warmup",
-           str(args.warmup), "--runs", str(args.runs), "--json"] + inputs + ours_flags(args)
+           str(args.warmup), "--runs", str(args.runs), "--json"] + inputs + ours_flags(args) + list(extra)
     j = run_json(cmd, args.timeout, ours_env(cache))
     if j.get("backend") != "gl":
         raise RuntimeError(f"tfjsi ran on {j.get('backend')}, not gl")
@@ -207,7 +209,17 @@ def webgl_run(args, golden_dir, precision, work):
 
 KEEP = ("load_ms", "first_ms", "median_ms", "min_ms", "max_ms", "times_ms", "compile_ms", "upload_ms",
         "new_programs", "cache_hit", "peak_rss_mb", "backend_init_ms", "launch_ms", "process_wall_ms",
-        "execute", "flags", "probe", "float_precision_reported", "gl", "browser", "precision", "chromium_args")
+        "execute", "flags", "probe", "float_precision_reported", "gl", "browser", "precision", "chromium_args",
+        "switched_from")
+
+
+def live_cold(row):
+    """The cold fp32 first run of the live-switch process (before its switch to fp16)."""
+    return ((row or {}).get("runs", {}).get("ours-fp16-live-switch", {}).get("switched_from") or {}).get("first_ms")
+
+
+def live_ratio(row):
+    return ratio(get(row, "ours-fp16-live-switch", "first_ms"), live_cold(row)) if row else None
 
 
 def slim(j):
@@ -263,6 +275,14 @@ def measure_model(args, name, index, work):
             if r:
                 row["runs"]["ours-fp16-after-fp32"] = slim(r)
             shutil.rmtree(switch, ignore_errors=True)
+            # The same switch live, as the app makes it: one process on fresh caches, its cold
+            # fp32 first run, then fp16 (tfjsi bench --switch-from).
+            live = os.path.join(mwork, "ours-live-cache")
+            r = attempt("ours-fp16-live-switch",
+                        lambda: ours_bench(args, model, inputs, "fp16", live, ["--switch-from", "fp32"]))
+            if r:
+                row["runs"]["ours-fp16-live-switch"] = slim(r)
+            shutil.rmtree(live, ignore_errors=True)
 
     order = [webgl, ours] if index % 2 == 0 else [ours, webgl]
     order = [s for s in order if s.__name__ in args.sides]
@@ -403,7 +423,10 @@ def render(data):
                "and `XDG_CACHE_HOME`; tfjsi in a new process with a new `XDG_CACHE_HOME` (its "
                "program binaries) and `MESA_SHADER_CACHE_DIR`. **warm cache**: tfjsi again on the "
                "caches the cold process left. **fp16 after fp32**: tfjsi fp16 on a copy of the "
-               "caches the fp32 processes left (the precision switch of #19).")
+               "caches the fp32 processes left (the precision switch of #19). **live switch**: one "
+               "tfjsi process on fresh caches, a cold fp32 first run, then fp16 in the same process "
+               "(`tfjsi bench --switch-from fp32`, the app's switch); its ratio is to that process's "
+               "own cold fp32 first.")
     out.append("- fp16: TF.js with `WEBGL_FORCE_F16_TEXTURES=true`, `WEBGL_RENDER_FLOAT32_ENABLED=false` "
                "(a probe written by a kernel and read back checks that render textures are half "
                "floats); tfjsi `--precision fp16` (RGBA16F).")
@@ -419,7 +442,7 @@ def render(data):
         cols = ["model", "ours load", "TF.js load", "ours first (cold)", "TF.js first (cold)",
                 "ratio first", "ours first (warm cache)"]
         if p == "fp16" and "fp32" in precisions:
-            cols.append("ours first (fp16 after fp32)")
+            cols += ["ours first (fp16 after fp32)", "ours first (live switch) / its cold fp32"]
         cols += ["ours warm median (min-max)", "TF.js warm median (min-max)", "ratio warm",
                  "ours compile_ms / new programs (cold)", "load avg"]
         out.append("| " + " | ".join(cols) + " |")
@@ -433,6 +456,8 @@ def render(data):
                      fmt_ms(get(row, ow, "first_ms"))]
             if p == "fp16" and "fp32" in precisions:
                 cells.append(fmt_ms(get(row, "ours-fp16-after-fp32", "first_ms")))
+                lf, lc = get(row, "ours-fp16-live-switch", "first_ms"), live_cold(row)
+                cells.append("-" if lf is None else f"{fmt_ms(lf)} / {fmt_ms(lc)}")
 
             def warm(k):
                 m = get(row, k, "median_ms")
@@ -467,6 +492,10 @@ def render(data):
             out.append(f"Precision switch (fp16 first on fp32's caches <= 1/10 of cold fp32 first): "
                        f"**{sum(1 for r in sw if r <= 0.1)} of {len(sw)}** "
                        f"(ratios {', '.join(f'{r:.2f}' for r in sw)}).")
+            lv = [r for r in (live_ratio(row) for row in rows) if r is not None]
+            out.append(f"Live switch (fp16 first after a cold fp32 first in one process <= 1/10 of it): "
+                       f"**{sum(1 for r in lv if r <= 0.1)} of {len(lv)}** "
+                       f"(ratios {', '.join(f'{r:.2f}' for r in lv)}).")
         out.append("")
 
     out.append("## Error against TF.js cpu")
@@ -550,6 +579,7 @@ def summarize(files, datas):
         ("warm median, fp32", 0.5, lambda r: ratio(get(r, "ours-fp32-cold", "median_ms"), get(r, "webgl-fp32", "median_ms"))),
         ("fp16 first after fp32 / cold fp32 first", 0.1,
          lambda r: ratio(get(r, "ours-fp16-after-fp32", "first_ms"), get(r, "ours-fp32-cold", "first_ms"))),
+        ("live switch: fp16 first / its cold fp32 first", 0.1, live_ratio),
     ]
     cols = ["model"]
     for m, target, _ in metrics:

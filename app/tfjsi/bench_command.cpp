@@ -1,7 +1,9 @@
 // tfjsi bench MODEL [--backend ...] [--precision ...] [--warmup N] [--runs N] [--threads N]
-//                   [--profile] [--json]
+//                   [--switch-from PRECISION] [--profile] [--json]
 // Times a model the way TF.js's benchmark page does: load, first run (kernel set-up, shader
-// compile, weight upload), then warm runs (median, min, max), optionally per kernel.
+// compile, weight upload), then warm runs (median, min, max), optionally per kernel. With
+// --switch-from, the first run is the first after a live precision switch, as the app makes one:
+// one run at that precision first, its background builds finished, then the switch.
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
@@ -34,7 +36,12 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 int bench_command(std::span<const std::string> argv) {
   std::vector<OptionSpec> specs(std::begin(kEngineOptions), std::end(kEngineOptions));
   specs.insert(specs.end(),
-               {{"warmup", true}, {"runs", true}, {"profile"}, {"input", true, true}, {"json"}});
+               {{"warmup", true},
+                {"runs", true},
+                {"profile"},
+                {"input", true, true},
+                {"switch-from", true},
+                {"json"}});
   const Args args = Args::parse(argv, specs);
   if (args.positional().size() != 1) throw UsageError("bench takes one MODEL");
   const int warmup = args.int_value("warmup", 3, 0, 100000);
@@ -46,10 +53,38 @@ int bench_command(std::span<const std::string> argv) {
   const LoadedModel m = load_model(args.positional()[0]);
   engine->open_model(m.bundle);  // backends key what they cache on disk by it
   const ModelInputs inputs = make_inputs(*m.graph, args.values("input"));
+  const ProgressLine progress(*engine, !args.flag("json"));
+
+  // A live switch, as the app's Run dock makes one (RunController): a first run at the other
+  // precision in this process, the builds it leaves for later finished (the app's run thread
+  // waits for them before its next request), then the precision set and a new executor, whose
+  // weights are made again at the new precision.
+  nlohmann::json switched = nullptr;
+  if (const auto from = args.value("switch-from")) {
+    const runtime::Precision target = engine->precision(), before = parse_precision(*from);
+    if (before == target)
+      throw UsageError("--switch-from " + *from + " is the precision bench runs at");
+    engine->set_precision(before);
+    if (engine->precision() != before)
+      throw UsageError("--switch-from " + *from + ": backend '" + std::string(backend.name()) +
+                       "' cannot run at that precision here");
+    backend.reset_stats();
+    const auto t = std::chrono::steady_clock::now();
+    runtime::Executor(*engine, *m.graph).run(inputs.tensors);
+    const double ms = ms_since(t);
+    const runtime::BackendStats s = backend.stats();
+    backend.settle();
+    engine->set_precision(target);
+    switched = {{"precision", std::string(runtime::to_string(before))}, {"first_ms", ms}};
+    if (gl) {
+      switched["compile_ms"] = s.compile_ms;
+      switched["new_programs"] = s.new_kernels;
+      switched["built_ahead"] = s.built_ahead;
+    }
+  }
   runtime::Executor executor(*engine, *m.graph);
 
   backend.reset_stats();
-  const ProgressLine progress(*engine, !args.flag("json"));
   auto t0 = std::chrono::steady_clock::now();
   executor.run(inputs.tensors);
   const double first_ms = ms_since(t0);
@@ -96,6 +131,8 @@ int bench_command(std::span<const std::string> argv) {
                       {"times_ms", timed.ms},
                       {"peak_rss_mb", static_cast<double>(process_memory().peak_rss_kb) / 1024.0},
                       {"peak_tensor_bytes", engine->peak_bytes()}};
+  // With --switch-from: the run before the switch (first_ms above is the first after it).
+  if (!switched.is_null()) j["switched_from"] = switched;
   // The backend's counters over the first, warm-up and timed runs, not the FLOP count's below.
   const runtime::BackendStats after_timed = backend.stats();
   // FLOPs of one run from the shapes it really had (analysis/node_cost.h): a run of its own
@@ -209,8 +246,11 @@ int bench_command(std::span<const std::string> argv) {
   std::cout << std::fixed << std::setprecision(2) << m.bundle.model_json.string() << " on "
             << j["backend"].get<std::string>() << " (" << j["precision"].get<std::string>() << ", "
             << engine->threads() << " threads)\n"
-            << "  load    " << m.load_ms << " ms\n"
-            << "  first   " << first_ms << " ms\n"
+            << "  load    " << m.load_ms << " ms\n";
+  if (!switched.is_null())
+    std::cout << "  before  " << switched["first_ms"].get<double>() << " ms, the first run at "
+              << switched["precision"].get<std::string>() << " (then a live switch)\n";
+  std::cout << "  first   " << first_ms << " ms\n"
             << "  warm    median " << j["median_ms"].get<double>() << " ms, min "
             << j["min_ms"].get<double>() << ", max " << j["max_ms"].get<double>() << " (" << runs
             << " runs after " << warmup << " warm-up)\n"

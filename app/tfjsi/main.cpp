@@ -21,7 +21,9 @@ commands:
   run      MODEL [ENGINE] [--input [NAME=]FILE.npy]... [--out DIR] [--json]
                                            run once; outputs as .npy with --out
   bench    MODEL [ENGINE] [--warmup N] [--runs N] [--profile] [--json]
-                                           load, first-run and warm-run times
+           [--switch-from fp32|fp16]       load, first-run and warm-run times; with
+                                           --switch-from, the first run is the first after a
+                                           live switch from that precision (as in the app)
   memcheck MODEL [ENGINE] [--runs N] [--switch cpu,xnnpack,gl] [--json]
                                            live tensors, bytes and RSS across runs
   check-fp16 MODEL [--input ...] [--json] [--threshold X] [--tolerance X] [--no-gl]

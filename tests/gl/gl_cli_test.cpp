@@ -146,6 +146,41 @@ class GlCliTest : public QObject {
       QCOMPARE(r.err.contains("--precision fp16 is not in effect"), c.warns);
     }
   }
+
+  // --switch-from times the first run after a live precision switch, as the app's Run dock makes
+  // one: the run before it at the other precision is reported apart (switched_from), and the
+  // switch builds no program where workers build the other precision's kernels after that run
+  // (llvmpipe). A switch from the precision bench runs at, or to one the backend lacks, is a
+  // usage error.
+  void switch_from_times_a_live_switch() {
+    try {
+      test::TempDir cache;
+      qputenv("XDG_CACHE_HOME", QByteArray::fromStdString(cache.path.string()));
+      const fs::path model = test::corpus_model("blazeface");
+      const nlohmann::json j = bench(model, {"--precision", "fp16", "--switch-from", "fp32"});
+      QCOMPARE(j["precision"].get<std::string>(), std::string("fp16"));
+      const nlohmann::json& before = j["switched_from"];
+      QCOMPARE(before["precision"].get<std::string>(), std::string("fp32"));
+      QVERIFY(before["first_ms"].get<double>() > 0);
+      QVERIFY(before["new_programs"].get<std::int64_t>() > 0);  // a fresh cache: it built
+      QVERIFY(j["first_ms"].get<double>() > 0);
+      if (before["built_ahead"].get<std::int64_t>() > 0)
+        QCOMPARE(j["new_programs"].get<std::int64_t>(), std::int64_t{0});
+      const QString m = QString::fromStdString(model.string());
+      for (const QStringList& bad :
+           {QStringList{"--backend", "gl", "--precision", "fp16", "--switch-from", "fp16"},
+            QStringList{"--backend", "cpu", "--switch-from", "fp16"},
+            QStringList{"--backend", "gl", "--switch-from", "fp8"}}) {
+        const test::ProcessResult r = test::run_tfjsi(
+            QStringList{"bench", m, "--runs", "1", "--warmup", "0", "--json"} + bad, 300000);
+        QVERIFY2(!r.crashed && r.exit_code == 2, qPrintable(bad.join(' ') + ": " + r.err));
+        QVERIFY2(r.err.contains("--switch-from") || r.err.contains("fp8"),
+                 qPrintable(bad.join(' ') + ": " + r.err));
+      }
+    } catch (const std::exception& e) {
+      QFAIL(e.what());
+    }
+  }
 };
 
 QTEST_GUILESS_MAIN(GlCliTest)
