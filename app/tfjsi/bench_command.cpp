@@ -35,13 +35,12 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 int bench_command(std::span<const std::string> argv) {
   std::vector<OptionSpec> specs(std::begin(kEngineOptions), std::end(kEngineOptions));
-  specs.insert(specs.end(),
-               {{"warmup", true},
-                {"runs", true},
-                {"profile"},
-                {"input", true, true},
-                {"switch-from", true},
-                {"json"}});
+  specs.insert(specs.end(), {{"warmup", true},
+                             {"runs", true},
+                             {"profile"},
+                             {"input", true, true},
+                             {"switch-from", true},
+                             {"json"}});
   const Args args = Args::parse(argv, specs);
   if (args.positional().size() != 1) throw UsageError("bench takes one MODEL");
   const int warmup = args.int_value("warmup", 3, 0, 100000);
