@@ -12,6 +12,7 @@
 #include "backends/gl/prepared_dispatch.h"
 #include "backends/gl/shader_library.h"
 #include "core/error.h"
+#include "core/scoped_value.h"
 #include "graph/webgl_mark.h"
 #include "ops/attr.h"
 #include "ops/window.h"
@@ -439,11 +440,7 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
     if (in.dtype == DType::Complex64)
       throw BackendLimit("node '" + node.name + "' (" + node.op +
                          "): gl does not hold complex64 tensors");
-  current_node_ = &node;
-  struct ClearNode {
-    const graph::Node*& slot;
-    ~ClearNode() { slot = nullptr; }
-  } clear_node{current_node_};
+  const ScopedValue<const graph::Node*> in_node(current_node_, &node, nullptr);
   if (!ctx_->try_make_current()) check_lost(&node);  // EGL_CONTEXT_LOST, or another EGL error:
   ctx_->make_current();                              // that one throws with its code
   if (fault_hits(GlFault::LostContext))
@@ -473,11 +470,7 @@ std::vector<runtime::TensorView> GlBackend::run(const graph::Node& node,
   OpContext op(*this, node, inputs, fp16);
   op.set_follow_webgl(follow, half);
   std::vector<runtime::TensorView> out;
-  timing_now_ = time_it;
-  struct EndTiming {
-    bool& flag;
-    ~EndTiming() { flag = false; }
-  } end_timing{timing_now_};
+  const ScopedValue<bool> timing(timing_now_, time_it, false);
   try {
     out = e->run(op);
   } catch (...) {

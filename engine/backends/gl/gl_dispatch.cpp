@@ -22,6 +22,7 @@
 #include "backends/gl/prepared_dispatch.h"
 #include "backends/gl/shader_library.h"
 #include "core/error.h"
+#include "core/scoped_value.h"
 
 namespace tfjsi::gl {
 namespace {
@@ -392,11 +393,7 @@ void GlBackend::prebuild(const KernelCall& call) {
   // Linked now (a few ms), built on a worker once the run has ended (end_run). The workers are
   // not started for it: with every program on disk, a run starts none.
   if (!compile_ahead_on() || warmer_threads() <= 0) return;
-  prebuilding_ = true;
-  struct Reset {
-    bool& flag;
-    ~Reset() { flag = false; }
-  } reset{prebuilding_};
+  const ScopedValue<bool> prebuilding(prebuilding_, true, false);
   try {
     prepare(call);
   } catch (const std::runtime_error&) {
