@@ -215,7 +215,7 @@ KEEP = ("load_ms", "first_ms", "median_ms", "min_ms", "max_ms", "times_ms", "com
 
 def live_cold(row):
     """The cold fp32 first run of the live-switch process (before its switch to fp16)."""
-    return ((row or {}).get("runs", {}).get("ours-fp16-live-switch", {}).get("switched_from") or {}).get("first_ms")
+    return (get(row, "ours-fp16-live-switch", "switched_from") or {}).get("first_ms") if row else None
 
 
 def live_ratio(row):

@@ -60,7 +60,8 @@ int bench_command(std::span<const std::string> argv) {
   // weights are made again at the new precision.
   nlohmann::json switched = nullptr;
   if (const auto from = args.value("switch-from")) {
-    const runtime::Precision target = engine->precision(), before = parse_precision(*from);
+    const runtime::Precision target = engine->precision(),
+                             before = parse_precision(*from, "--switch-from");
     if (before == target)
       throw UsageError("--switch-from " + *from + " is the precision bench runs at");
     engine->set_precision(before);

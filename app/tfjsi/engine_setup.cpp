@@ -13,9 +13,9 @@ void apply_flags(runtime::Engine& engine, const Args& args) {
   }
 }
 
-runtime::Precision parse_precision(const std::string& text) {
+runtime::Precision parse_precision(const std::string& text, std::string_view option) {
   if (text != "fp32" && text != "fp16")
-    throw UsageError("--precision expects fp32 or fp16, got '" + text + "'");
+    throw UsageError(std::string(option) + " expects fp32 or fp16, got '" + text + "'");
   return text == "fp16" ? runtime::Precision::Fp16 : runtime::Precision::Fp32;
 }
 

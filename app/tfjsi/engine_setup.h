@@ -3,6 +3,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "args.h"
@@ -19,8 +21,10 @@ inline constexpr OptionSpec kEngineOptions[] = {
 // for bad values and BackendUnavailable (exit 3) for a backend that cannot run here.
 std::unique_ptr<runtime::Engine> make_engine(const Args& args);
 
-// The value of --precision ("fp32" or "fp16"); UsageError for anything else.
-runtime::Precision parse_precision(const std::string& text);
+// The value of --precision, or of `option` ("fp32" or "fp16"); UsageError naming the option for
+// anything else.
+runtime::Precision parse_precision(const std::string& text,
+                                   std::string_view option = "--precision");
 
 // Applies every `--flag NAME=VALUE` of `args`; UsageError for a malformed or unknown one.
 void apply_flags(runtime::Engine& engine, const Args& args);
